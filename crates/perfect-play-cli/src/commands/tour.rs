@@ -1,0 +1,34 @@
+//! `perfect-play tour`: one example of every game the tool knows, solved in one run.
+
+use super::CommandError;
+use crate::output::Output;
+use perfect_play::tic_tac_toe::Board;
+use serde_json::{Map, json};
+
+pub fn run() -> Result<Output, CommandError> {
+    let examples: Vec<(&str, String, Output)> = vec![
+        (
+            "nim",
+            "perfect-play nim 3 4 5".into(),
+            super::nim::solve(&[3, 4, 5], false),
+        ),
+        (
+            "tic-tac-toe",
+            "perfect-play tic-tac-toe".into(),
+            super::tic_tac_toe::solve(Board::empty()),
+        ),
+    ];
+    let mut text = String::new();
+    let mut json = Map::new();
+    for (name, command, output) in examples {
+        text.push_str(&format!("== {name}: {command}\n{}\n", output.text));
+        json.insert(
+            name.to_string(),
+            json!({"command": command, "result": output.json}),
+        );
+    }
+    Ok(Output {
+        text,
+        json: serde_json::Value::Object(json),
+    })
+}
