@@ -30,6 +30,9 @@ pub enum Command {
     /// Tic-tac-toe from the empty board or any legal position.
     #[command(name = "tic-tac-toe", alias = "ttt")]
     TicTacToe(TicTacToeArgs),
+    /// Can I Win: pick unused numbers from 1..=MAX; whoever brings the total to TOTAL wins.
+    #[command(name = "can-i-win")]
+    CanIWin(CanIWinArgs),
 }
 
 /// Arguments of `perfect-play nim`.
@@ -50,6 +53,84 @@ pub struct TicTacToeArgs {
     /// The board as 9 characters in reading order: x, o, or . for empty (default: empty board).
     #[arg(default_value = ".........", value_name = "BOARD")]
     pub board: String,
+}
+
+/// Arguments of `perfect-play can-i-win`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  perfect-play can-i-win 10 11\n  perfect-play can-i-win 20 158 --json\n  perfect-play can-i-win --pool 2,3,5,7,11 20\n  perfect-play can-i-win 20 --all-targets\n  printf '10 11\\n20 158\\n' | perfect-play can-i-win --batch"
+)]
+pub struct CanIWinArgs {
+    /// MAX then TOTAL (the seed's maxChoosableInteger and desiredTotal). With --pool give only
+    /// TOTAL; with --all-targets leave TOTAL out.
+    #[arg(allow_negative_numbers = true, value_name = "MAX TOTAL", num_args = 0..=2)]
+    pub numbers: Vec<i64>,
+
+    /// Pick from this list of distinct positive integers instead of 1..=MAX (e.g. 2,3,5,7,11).
+    #[arg(long, value_delimiter = ',', value_name = "LIST")]
+    pub pool: Option<Vec<u64>>,
+
+    /// Misère play: whoever brings the total to the target loses.
+    #[arg(long)]
+    pub misere: bool,
+
+    /// Solve every target from 1 to the sum of the pool and print the ones the first player wins.
+    #[arg(long)]
+    pub all_targets: bool,
+
+    /// Read one query per line (`MAX TOTAL`) from stdin; print one JSON object per line.
+    #[arg(long, conflicts_with_all = ["all_targets", "pool"])]
+    pub batch: bool,
+
+    /// Memory the solver may use, e.g. 512M, 8G (default 4G: pools of up to 35 numbers).
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub memory_limit: Option<u64>,
+
+    /// Force a method instead of choosing automatically.
+    #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
+    pub method: MethodArg,
+
+    /// Most positions the remoteness walk may visit (default 2000000); past it the outcome and a
+    /// winning line are still exact, but remoteness is reported as not computed.
+    #[arg(long, value_name = "N")]
+    pub remoteness_limit: Option<usize>,
+}
+
+/// `--method` values.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum MethodArg {
+    /// Choose the cheaper method that fits in memory.
+    Auto,
+    /// The bit-parallel retrograde pass over all subsets.
+    BitTable,
+    /// Memoised depth-first search.
+    Search,
+}
+
+/// A memory size: bytes, or a number with K, M, G or T (powers of 1024; `GiB`, `GB` also read).
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let digits_end = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (number, unit) = t.split_at(digits_end);
+    let number: u64 = number
+        .parse()
+        .map_err(|_| format!("{text:?} is not a size (examples: 512M, 8G)"))?;
+    let shift = match unit
+        .trim()
+        .to_ascii_uppercase()
+        .trim_end_matches("IB")
+        .trim_end_matches('B')
+    {
+        "" => 0,
+        "K" => 10,
+        "M" => 20,
+        "G" => 30,
+        "T" => 40,
+        _ => return Err(format!("{text:?} has an unknown unit (use K, M, G or T)")),
+    };
+    number
+        .checked_mul(1u64 << shift)
+        .ok_or_else(|| format!("{text:?} is too large"))
 }
 
 /// A size or count: a whole number from 0 to 2^64 - 1, with a message that says so.

@@ -5,6 +5,7 @@
 mod args;
 mod commands;
 mod output;
+mod progress;
 
 use clap::Parser;
 use clap::error::ErrorKind;

@@ -32,3 +32,45 @@ pub fn tic_tac_toe_memoised(board: &Board) -> Outcome {
         .value(board)
         .outcome()
 }
+
+/// The Can I Win seed's algorithm: memoised DFS over the bitmask of used numbers with a
+/// `HashMap`, trying numbers `1..=max` in order. Only for `max <= 63`.
+#[must_use]
+pub fn can_i_win_hashmap_dfs(max_choosable: u32, desired_total: i64) -> bool {
+    fn dfs(
+        state: u64,
+        total: i64,
+        max: u32,
+        target: i64,
+        memo: &mut std::collections::HashMap<u64, bool>,
+    ) -> bool {
+        if let Some(&known) = memo.get(&state) {
+            return known;
+        }
+        let mut result = false;
+        for i in 1..=max {
+            if state >> i & 1 == 1 {
+                continue;
+            }
+            if total + i64::from(i) >= target
+                || !dfs(state | 1 << i, total + i64::from(i), max, target, memo)
+            {
+                result = true;
+                break;
+            }
+        }
+        memo.insert(state, result);
+        result
+    }
+    let sum = i64::from(max_choosable) * (i64::from(max_choosable) + 1) / 2;
+    if sum < desired_total {
+        return false;
+    }
+    dfs(
+        0,
+        0,
+        max_choosable,
+        desired_total,
+        &mut std::collections::HashMap::new(),
+    )
+}

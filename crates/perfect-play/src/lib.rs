@@ -27,6 +27,7 @@ pub mod solver;
 pub mod value;
 
 pub mod baseline;
+pub mod can_i_win;
 pub mod nim;
 pub mod tic_tac_toe;
 

@@ -1,5 +1,6 @@
 //! One module per subcommand: each turns its arguments into an [`Output`].
 
+mod can_i_win;
 mod nim;
 mod tic_tac_toe;
 mod tour;
@@ -17,6 +18,8 @@ pub fn run(cli: &Cli) -> Result<(), CommandError> {
         Command::Tour => tour::run()?,
         Command::Nim(args) => nim::run(args)?,
         Command::TicTacToe(args) => tic_tac_toe::run(args)?,
+        Command::CanIWin(args) if args.batch => return can_i_win::batch(args),
+        Command::CanIWin(args) => can_i_win::run(args, cli.json)?,
     };
     print(&output, cli.json);
     Ok(())

@@ -17,6 +17,11 @@ pub fn run() -> Result<Output, CommandError> {
             "perfect-play tic-tac-toe".into(),
             super::tic_tac_toe::solve(Board::empty()),
         ),
+        (
+            "can-i-win",
+            "perfect-play can-i-win 10 11".into(),
+            super::can_i_win::solve(10, 11)?,
+        ),
     ];
     let mut text = String::new();
     let mut json = Map::new();

@@ -1,0 +1,266 @@
+//! `perfect-play can-i-win`: one query, every target of a pool, or a batch from stdin.
+
+use super::CommandError;
+use crate::args::{CanIWinArgs, MethodArg};
+use crate::output::{self, Output};
+use crate::progress;
+use perfect_play::Outcome;
+use perfect_play::can_i_win::{self, Analysis, CanIWin, Method, Options, Pool};
+use serde_json::json;
+use std::io::BufRead;
+
+fn options(args: &CanIWinArgs) -> Options {
+    let defaults = Options::default();
+    Options {
+        method: match args.method {
+            MethodArg::Auto => Method::Auto,
+            MethodArg::BitTable => Method::BitTable,
+            MethodArg::Search => Method::Search,
+        },
+        memory_limit: args.memory_limit.unwrap_or(defaults.memory_limit),
+        remoteness_limit: args.remoteness_limit.unwrap_or(defaults.remoteness_limit),
+    }
+}
+
+/// The pool and the optional target from the positional arguments and `--pool`.
+fn pool_and_target(args: &CanIWinArgs) -> Result<(Pool, Option<i64>), CommandError> {
+    let n = &args.numbers;
+    match (&args.pool, n.len(), args.all_targets) {
+        (Some(list), 0, true) => Ok((Pool::new(list.clone())?, None)),
+        (Some(list), 1, false) => Ok((Pool::new(list.clone())?, Some(n[0]))),
+        (Some(_), _, true) => Err("with --pool and --all-targets give no MAX or TOTAL".into()),
+        (Some(_), _, false) => Err("with --pool give only the TOTAL".into()),
+        (None, 1, true) => Ok((CanIWin::seed(n[0], 0)?.pool, None)),
+        (None, 2, false) => Ok((CanIWin::seed(n[0], n[1])?.pool, Some(n[1]))),
+        (None, _, true) => Err("--all-targets takes MAX alone (or --pool LIST)".into()),
+        (None, _, false) => Err("give MAX and TOTAL, e.g. `perfect-play can-i-win 10 11`".into()),
+    }
+}
+
+pub fn run(args: &CanIWinArgs, json: bool) -> Result<Output, CommandError> {
+    let (pool, target) = pool_and_target(args)?;
+    let options = options(args);
+    match target {
+        None => all_targets(&pool, args.misere, &options, json),
+        Some(target) => {
+            let query = CanIWin {
+                pool,
+                target: i128::from(target),
+                misere: args.misere,
+            };
+            let bar = progress::bar("solving", json);
+            let analysis =
+                can_i_win::analyse_with_progress(&query, &options, &progress::updater(&bar))?;
+            bar.finish_and_clear();
+            Ok(render(&query, &analysis))
+        }
+    }
+}
+
+/// Solve the seed's query `max total`; used by the tour.
+pub fn solve(max: i64, total: i64) -> Result<Output, CommandError> {
+    let query = CanIWin::seed(max, total)?;
+    Ok(render(
+        &query,
+        &can_i_win::analyse(&query, &Options::default())?,
+    ))
+}
+
+/// `--batch`: one `MAX TOTAL` query per line, one JSON object per line.
+pub fn batch(args: &CanIWinArgs) -> Result<(), CommandError> {
+    let options = options(args);
+    let mut failures = 0usize;
+    for (number, line) in std::io::stdin().lock().lines().enumerate() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let result = batch_line(&line, args.misere, &options);
+        match result {
+            Ok(value) => println!("{value}"),
+            Err(e) => {
+                failures += 1;
+                eprintln!("perfect-play: line {}: {e}", number + 1);
+                println!(
+                    "{}",
+                    json!({"line": number + 1, "input": line, "error": e.to_string()})
+                );
+            }
+        }
+    }
+    if failures > 0 {
+        return Err(format!("{failures} batch line(s) could not be answered").into());
+    }
+    Ok(())
+}
+
+fn batch_line(
+    line: &str,
+    misere: bool,
+    options: &Options,
+) -> Result<serde_json::Value, CommandError> {
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    let [max, total] = fields[..] else {
+        return Err(format!("expected `MAX TOTAL`, got {line:?}").into());
+    };
+    let parse = |s: &str| {
+        s.parse::<i64>()
+            .map_err(|_| format!("{s:?} is not a whole number"))
+    };
+    let query = CanIWin {
+        misere,
+        ..CanIWin::seed(parse(max)?, parse(total)?)?
+    };
+    let mut value = render(&query, &can_i_win::analyse(&query, options)?).json;
+    value["max"] = json!(parse(max)?);
+    Ok(value)
+}
+
+fn describe_pool(pool: &Pool) -> String {
+    let v = pool.values();
+    if v.iter().zip(1u64..).all(|(&a, b)| a == b) {
+        format!("numbers 1..={}", v.len())
+    } else {
+        format!("numbers {}", output::list(v))
+    }
+}
+
+fn render(query: &CanIWin, a: &Analysis) -> Output {
+    let rule = if query.misere {
+        format!("misère: whoever reaches {} loses", query.target)
+    } else {
+        format!("whoever reaches {} wins", query.target)
+    };
+    let mut text = format!(
+        "Can I Win with {}, target {} ({rule}).\n",
+        describe_pool(&query.pool),
+        query.target
+    );
+    let length = a.remoteness.map_or_else(
+        || " (remoteness not computed at this size)".to_string(),
+        |r| format!(", the game lasting {}", output::moves_word(r)),
+    );
+    text.push_str(&match a.outcome {
+        Outcome::Win => {
+            let pick = a.winning_moves[0];
+            let reason = if i128::from(pick) >= query.target {
+                "which reaches the target at once".to_string()
+            } else {
+                format!(
+                    "leaving {} to reach: every reply leaves a position the first player wins",
+                    query.target - i128::from(pick)
+                )
+            };
+            format!("The first player wins by picking {pick}, {reason}{length}.\n")
+        }
+        Outcome::Loss if query.target <= 0 => {
+            "The first player loses: the first pick reaches the target (misère).\n".to_string()
+        }
+        Outcome::Loss => format!(
+            "The second player wins: every first pick leaves a position the second player wins{length}.\n"
+        ),
+        Outcome::Draw => format!(
+            "Nobody can win: all the numbers add up to {}, below the target; the game is a draw{length}.\n",
+            query.pool.sum()
+        ),
+    });
+    if a.winning_moves.len() > 1 {
+        text.push_str(&format!(
+            "Winning first picks: {}.\n",
+            output::list(&a.winning_moves)
+        ));
+    }
+    let moves: Vec<String> = a
+        .moves
+        .iter()
+        .map(|m| match m.remoteness {
+            Some(r) => format!("{}:{}{r}", m.pick, short(m.outcome)),
+            None => format!("{}:{}", m.pick, short(m.outcome)),
+        })
+        .collect();
+    text.push_str(&format!(
+        "Every first pick (W win, L loss, D draw, then moves to the end): {}\n",
+        moves.join(" ")
+    ));
+    text.push_str(&format!("Best line: {}\n", output::list(&a.best_line)));
+    text.push_str(&format!(
+        "Solved {} positions ({}).\n",
+        a.states,
+        method_name(a.method)
+    ));
+    let json = json!({
+        "pool": query.pool.values(),
+        "target": query.target,
+        "misere": query.misere,
+        "outcome": a.outcome,
+        "first_player_wins": a.outcome == Outcome::Win,
+        "remoteness": a.remoteness,
+        "winning_moves": a.winning_moves,
+        "moves": a.moves,
+        "best_line": a.best_line,
+        "states": a.states,
+        "method": a.method,
+    });
+    Output { text, json }
+}
+
+fn short(outcome: Outcome) -> char {
+    match outcome {
+        Outcome::Win => 'W',
+        Outcome::Loss => 'L',
+        Outcome::Draw => 'D',
+    }
+}
+
+fn method_name(method: Method) -> &'static str {
+    match method {
+        Method::BitTable => "bit-parallel retrograde table",
+        Method::Search => "memoised search",
+        Method::Trivial => "no search needed",
+        Method::Auto => "automatic",
+    }
+}
+
+fn all_targets(
+    pool: &Pool,
+    misere: bool,
+    options: &Options,
+    json: bool,
+) -> Result<Output, CommandError> {
+    let bar = progress::bar("targets", json);
+    let table = can_i_win::all_targets(pool, misere, options, &progress::updater(&bar))?;
+    bar.finish_and_clear();
+    let ranges: Vec<String> = table
+        .winning_ranges()
+        .iter()
+        .map(|&(a, b)| {
+            if a == b {
+                a.to_string()
+            } else {
+                format!("{a}-{b}")
+            }
+        })
+        .collect();
+    let sum = pool.sum();
+    let text = format!(
+        "Can I Win with {}{}: the first player wins targets {} (of 1-{sum}); targets of 0 or less are {} by the first pick, targets above {sum} are draws.\nSolved {} positions over {} targets.\n",
+        describe_pool(pool),
+        if misere { " (misère)" } else { "" },
+        if ranges.is_empty() {
+            "none".to_string()
+        } else {
+            ranges.join(", ")
+        },
+        if misere { "lost" } else { "won" },
+        table.states,
+        table.outcomes.len(),
+    );
+    let json = json!({
+        "pool": pool.values(),
+        "misere": misere,
+        "winning_targets": ranges,
+        "outcomes": table.outcomes,
+        "states": table.states,
+    });
+    Ok(Output { text, json })
+}

@@ -1,0 +1,27 @@
+//! Time the Can I Win outcome (no remoteness walk) for `MAX TARGET [search|table]`.
+//! `cargo run --release -p perfect-play --example can_i_win_timing -- 28 268`
+use perfect_play::can_i_win::{CanIWin, Method, Options, outcome};
+use std::time::Instant;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let max: i64 = args.first().and_then(|s| s.parse().ok()).unwrap_or(20);
+    let target: i64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(158);
+    let method = match args.get(2).map(String::as_str) {
+        Some("search") => Method::Search,
+        Some("table") => Method::BitTable,
+        _ => Method::Auto,
+    };
+    let query = CanIWin::seed(max, target).expect("valid query");
+    let options = Options {
+        method,
+        memory_limit: 16 << 30,
+        ..Options::default()
+    };
+    let start = Instant::now();
+    let (result, states) = outcome(&query, &options).expect("solvable");
+    println!(
+        "max {max} target {target}: {result} ({states} states) in {:.3} s",
+        start.elapsed().as_secs_f64()
+    );
+}

@@ -1,0 +1,83 @@
+//! Memoised depth-first search from the start position, for pools the bit table cannot hold
+//! or targets where few positions are reachable.
+
+use super::pool::{Pool, bits};
+use rustc_hash::FxHashMap;
+
+/// Bytes one memo entry takes (key, value and the hash table's overhead, measured roughly).
+pub const BYTES_PER_ENTRY: u64 = 24;
+
+/// Memoised search over sets of available numbers.
+pub struct Dfs<'a> {
+    pool: &'a Pool,
+    target: i128,
+    misere: bool,
+    memo: FxHashMap<u64, bool>,
+    limit: usize,
+}
+
+/// The search needed more memo entries than its memory budget allows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OverBudget;
+
+impl<'a> Dfs<'a> {
+    /// A search that stops with [`OverBudget`] beyond `limit` memo entries.
+    #[must_use]
+    pub fn new(pool: &'a Pool, target: i128, misere: bool, limit: usize) -> Dfs<'a> {
+        Dfs {
+            pool,
+            target,
+            misere,
+            memo: FxHashMap::default(),
+            limit,
+        }
+    }
+
+    /// Positions solved so far.
+    #[must_use]
+    pub fn states(&self) -> u64 {
+        self.memo.len() as u64
+    }
+
+    /// Whether the player to move wins with `available` left (the need is derived from it).
+    ///
+    /// # Errors
+    /// [`OverBudget`] when the memo would exceed its limit.
+    pub fn wins(&mut self, available: u64) -> Result<bool, OverBudget> {
+        let need = self.target - (self.pool.sum() - self.pool.sum_of(available));
+        if need <= 0 {
+            // The previous player reached the target.
+            return Ok(self.misere);
+        }
+        self.search(available, need)
+    }
+
+    fn search(&mut self, available: u64, need: i128) -> Result<bool, OverBudget> {
+        let largest = 63 - available.leading_zeros() as usize;
+        if !self.misere && i128::from(self.pool.value(largest)) >= need {
+            return Ok(true);
+        }
+        if let Some(&known) = self.memo.get(&available) {
+            return Ok(known);
+        }
+        if self.memo.len() >= self.limit {
+            return Err(OverBudget);
+        }
+        let mut won = false;
+        // Largest first: in normal play big picks end games sooner.
+        let mut order: Vec<usize> = bits(available).collect();
+        order.reverse();
+        for i in order {
+            let v = i128::from(self.pool.value(i));
+            if v >= need {
+                continue; // misère: reaching the target loses
+            }
+            if !self.search(available & !(1 << i), need - v)? {
+                won = true;
+                break;
+            }
+        }
+        self.memo.insert(available, won);
+        Ok(won)
+    }
+}

@@ -1,0 +1,532 @@
+//! "Can I Win": players alternately pick an unused number from a pool (the seed: `1..=max`);
+//! whoever brings the running total to the target or beyond wins (misère: loses).
+//!
+//! ```
+//! use perfect_play::can_i_win::can_i_win;
+//!
+//! assert_eq!(can_i_win(10, 11), Ok(false)); // the seed's example
+//! assert_eq!(can_i_win(10, 0), Ok(true));   // a target of 0 is reached by the first pick
+//! assert_eq!(can_i_win(10, 1), Ok(true));
+//! assert!(can_i_win(0, 5).is_err());
+//! ```
+//!
+//! [`analyse`] gives the full answer: outcome, remoteness, the value of every first pick, the
+//! winning picks and a best line. The solver picks its method by itself: the bit-parallel
+//! retrograde pass ([`bitpass`]) when most subsets matter, a memoised search ([`dfs`]) when few
+//! positions are reachable or the pool is too large for a table.
+
+pub mod bitpass;
+pub mod dfs;
+mod pool;
+mod remoteness;
+
+pub use pool::{MAX_POOL, Pool};
+
+use crate::game::{Ending, Game, Transition};
+use crate::player::Outcome;
+use rayon::prelude::*;
+use serde::Serialize;
+use thiserror::Error;
+
+/// Why a query cannot be answered.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum CanIWinError {
+    /// `max_choosable` was 0 or negative, or the pool list was empty.
+    #[error("the pool is empty: max_choosable must be at least 1")]
+    EmptyPool,
+    /// More numbers than a 64-bit mask holds.
+    #[error("a pool of {0} numbers is too large: at most 64 numbers are supported")]
+    PoolTooLarge(usize),
+    /// 0 is not a positive integer.
+    #[error("the pool must hold positive integers, 0 is not allowed")]
+    ZeroInPool,
+    /// The pool holds a number twice.
+    #[error("the pool holds {0} twice: numbers must be distinct")]
+    Repeated(u64),
+    /// The bit table and the search both exceed the memory limit.
+    #[error(
+        "this query needs about {needed_mib} MiB (pool of {numbers} numbers, target {target}), above the memory limit of {limit_mib} MiB; raise it with --memory-limit (library: Options::memory_limit)"
+    )]
+    OverMemory {
+        /// Estimated memory needed, in MiB.
+        needed_mib: u64,
+        /// The limit in force, in MiB.
+        limit_mib: u64,
+        /// Pool size.
+        numbers: usize,
+        /// The target.
+        target: i128,
+    },
+}
+
+/// How to solve: pick automatically, or force one method (for benchmarks and tests).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Method {
+    /// Choose the cheaper method that fits in memory.
+    #[default]
+    Auto,
+    /// The bit-parallel retrograde pass over all subsets (pools of up to 36 numbers).
+    BitTable,
+    /// Memoised depth-first search from the start position.
+    Search,
+    /// No search was needed (a target of 0 or less, or one nobody can reach).
+    Trivial,
+}
+
+/// Limits and choices for a solve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// The method to use.
+    pub method: Method,
+    /// Memory the solver may use, in bytes (default 4 GiB: pools of up to 35 numbers by table).
+    pub memory_limit: u64,
+    /// Most positions the remoteness walk may visit; beyond it remoteness is not computed.
+    pub remoteness_limit: usize,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            method: Method::Auto,
+            memory_limit: 4 << 30,
+            remoteness_limit: 2_000_000,
+        }
+    }
+}
+
+/// One query: the pool, the target and the rule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CanIWin {
+    /// The numbers to pick from.
+    pub pool: Pool,
+    /// The total to reach.
+    pub target: i128,
+    /// Misère: whoever reaches the target loses.
+    pub misere: bool,
+}
+
+impl CanIWin {
+    /// The seed's game: numbers `1..=max`, normal play.
+    ///
+    /// # Errors
+    /// `max` must be between 1 and 64.
+    pub fn seed(max_choosable: i64, desired_total: i64) -> Result<CanIWin, CanIWinError> {
+        let max = u32::try_from(max_choosable).map_err(|_| {
+            if max_choosable <= 0 {
+                CanIWinError::EmptyPool
+            } else {
+                CanIWinError::PoolTooLarge(usize::MAX)
+            }
+        })?;
+        Ok(CanIWin {
+            pool: Pool::up_to(max)?,
+            target: i128::from(desired_total),
+            misere: false,
+        })
+    }
+
+    /// Nobody can reach the target: every number gets picked and the game is drawn.
+    #[must_use]
+    pub fn unreachable(&self) -> bool {
+        self.pool.sum() < self.target
+    }
+}
+
+/// The seed's question: does the first player force a win? (Numbers `1..=max_choosable`.)
+///
+/// A target of 0 or less is won by the first pick. When `1 + 2 + ... + max` is below the target
+/// nobody can reach it and the answer is `false` ([`analyse`] reports a draw).
+///
+/// # Errors
+/// `max_choosable` must be between 1 and 64; a solve that would exceed the default memory limit
+/// is refused.
+pub fn can_i_win(max_choosable: i64, desired_total: i64) -> Result<bool, CanIWinError> {
+    let query = CanIWin::seed(max_choosable, desired_total)?;
+    Ok(outcome(&query, &Options::default())?.0 == Outcome::Win)
+}
+
+/// A first pick and its value for the first player.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FirstMove {
+    /// The number picked.
+    #[serde(rename = "move")]
+    pub pick: u64,
+    /// The outcome for the first player after this pick.
+    pub outcome: Outcome,
+    /// Moves to the end of the game after this pick (counting it), when computed.
+    pub remoteness: Option<u32>,
+}
+
+/// The full answer for one query.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Analysis {
+    /// The outcome for the first player.
+    pub outcome: Outcome,
+    /// Moves to the end under perfect play; `None` when the walk exceeded its limit.
+    pub remoteness: Option<u32>,
+    /// Every first pick with its value.
+    pub moves: Vec<FirstMove>,
+    /// The first picks that win.
+    pub winning_moves: Vec<u64>,
+    /// One line of perfect play (the numbers in the order picked). Fastest win / slowest loss
+    /// when remoteness was computed, otherwise a line that keeps the outcome.
+    pub best_line: Vec<u64>,
+    /// Positions the solver examined.
+    pub states: u64,
+    /// The method used.
+    pub method: Method,
+}
+
+/// The positions' values, however they were computed.
+enum Oracle<'a> {
+    Table(bitpass::WinTable),
+    Search(dfs::Dfs<'a>),
+}
+
+impl Oracle<'_> {
+    fn wins(&mut self, available: u64) -> Result<bool, dfs::OverBudget> {
+        match self {
+            Oracle::Table(t) => Ok(t.wins(available)),
+            Oracle::Search(s) => s.wins(available),
+        }
+    }
+}
+
+/// Decide the method, or refuse the query with the memory it would need.
+fn choose_method(query: &CanIWin, options: &Options) -> Result<Method, CanIWinError> {
+    let n = query.pool.len();
+    let table_fits = n <= 36 && bitpass::table_bytes(n) <= options.memory_limit;
+    let search_cap = options.memory_limit / dfs::BYTES_PER_ENTRY;
+    let refuse = |bytes: u64| CanIWinError::OverMemory {
+        needed_mib: bytes.div_ceil(1 << 20),
+        limit_mib: options.memory_limit >> 20,
+        numbers: n,
+        target: query.target,
+    };
+    match options.method {
+        Method::BitTable if table_fits => return Ok(Method::BitTable),
+        Method::BitTable => return Err(refuse(bitpass::table_bytes(n.min(63)))),
+        Method::Search => return Ok(Method::Search),
+        Method::Auto | Method::Trivial => {}
+    }
+    if n <= 12 {
+        return Ok(Method::BitTable);
+    }
+    // The search visits at most the subsets of picked numbers whose sum is below the target;
+    // it pays ~30x more per position than the table, so it wins when those are few.
+    let table_positions = 1u64 << n.min(63);
+    let cap = if table_fits {
+        table_positions / 32
+    } else {
+        search_cap + 1
+    };
+    let reachable = query.pool.subsets_with_sum_below(query.target, cap);
+    if table_fits && reachable >= cap {
+        Ok(Method::BitTable)
+    } else if reachable <= search_cap {
+        Ok(Method::Search)
+    } else {
+        Err(refuse(
+            bitpass::table_bytes(n.min(63)).min(reachable.saturating_mul(dfs::BYTES_PER_ENTRY)),
+        ))
+    }
+}
+
+fn build_oracle<'a>(
+    query: &'a CanIWin,
+    options: &Options,
+    method: Method,
+    on_progress: &(dyn Fn(u64, u64) + Sync),
+) -> Oracle<'a> {
+    match method {
+        Method::BitTable => Oracle::Table(bitpass::solve(
+            &query.pool,
+            query.target,
+            query.misere,
+            on_progress,
+        )),
+        _ => Oracle::Search(dfs::Dfs::new(
+            &query.pool,
+            query.target,
+            query.misere,
+            usize::try_from(options.memory_limit / dfs::BYTES_PER_ENTRY).unwrap_or(usize::MAX),
+        )),
+    }
+}
+
+fn over_memory(query: &CanIWin, options: &Options) -> CanIWinError {
+    CanIWinError::OverMemory {
+        needed_mib: (options.memory_limit >> 20) + 1,
+        limit_mib: options.memory_limit >> 20,
+        numbers: query.pool.len(),
+        target: query.target,
+    }
+}
+
+/// The outcome for the first player and the positions examined, without remoteness.
+///
+/// # Errors
+/// [`CanIWinError::OverMemory`] when the solve would exceed `options.memory_limit`.
+pub fn outcome(query: &CanIWin, options: &Options) -> Result<(Outcome, u64), CanIWinError> {
+    if let Some(trivial) = trivial_outcome(query) {
+        return Ok((trivial, 0));
+    }
+    let method = choose_method(query, options)?;
+    let mut oracle = build_oracle(query, options, method, &|_, _| {});
+    let wins = oracle
+        .wins(query.pool.full_mask())
+        .map_err(|_| over_memory(query, options))?;
+    let states = match &oracle {
+        Oracle::Table(_) => 1u64 << query.pool.len().min(63),
+        Oracle::Search(s) => s.states(),
+    };
+    Ok((if wins { Outcome::Win } else { Outcome::Loss }, states))
+}
+
+fn trivial_outcome(query: &CanIWin) -> Option<Outcome> {
+    if query.target <= 0 {
+        // The first pick reaches the target.
+        Some(if query.misere {
+            Outcome::Loss
+        } else {
+            Outcome::Win
+        })
+    } else if query.unreachable() {
+        Some(Outcome::Draw)
+    } else {
+        None
+    }
+}
+
+/// The full analysis of one query.
+///
+/// # Errors
+/// [`CanIWinError::OverMemory`] when the solve would exceed `options.memory_limit`.
+pub fn analyse(query: &CanIWin, options: &Options) -> Result<Analysis, CanIWinError> {
+    analyse_with_progress(query, options, &|_, _| {})
+}
+
+/// [`analyse`], calling `on_progress(done, total)` during long solves.
+///
+/// # Errors
+/// As [`analyse`].
+pub fn analyse_with_progress(
+    query: &CanIWin,
+    options: &Options,
+    on_progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<Analysis, CanIWinError> {
+    let values = query.pool.values();
+    if let Some(outcome) = trivial_outcome(query) {
+        // Either every pick ends the game at once, or every number gets picked.
+        let length = if outcome == Outcome::Draw {
+            u32::try_from(values.len()).unwrap_or(u32::MAX)
+        } else {
+            1
+        };
+        let moves: Vec<FirstMove> = values
+            .iter()
+            .map(|&pick| FirstMove {
+                pick,
+                outcome,
+                remoteness: Some(length),
+            })
+            .collect();
+        return Ok(Analysis {
+            outcome,
+            remoteness: Some(length),
+            winning_moves: if outcome == Outcome::Win {
+                values.to_vec()
+            } else {
+                Vec::new()
+            },
+            best_line: values[..length as usize].to_vec(),
+            moves,
+            states: 0,
+            method: Method::Trivial,
+        });
+    }
+    let method = choose_method(query, options)?;
+    let mut oracle = build_oracle(query, options, method, on_progress);
+    let full = query.pool.full_mask();
+    let mut walk = remoteness::Walk::new(query, options.remoteness_limit);
+    let analysis = (|| {
+        let first_wins = oracle.wins(full)?;
+        let mut moves = Vec::with_capacity(values.len());
+        for (i, &pick) in values.iter().enumerate() {
+            let child = full & !(1 << i);
+            let outcome = match query.pool_move(full, i) {
+                MoveEffect::Finishes => query.finishing_outcome(),
+                MoveEffect::Continues => {
+                    if oracle.wins(child)? {
+                        Outcome::Loss
+                    } else {
+                        Outcome::Win
+                    }
+                }
+            };
+            moves.push(FirstMove {
+                pick,
+                outcome,
+                remoteness: None,
+            });
+        }
+        let remoteness = walk.remoteness(&mut oracle, full)?;
+        if remoteness.is_some() {
+            for (i, m) in moves.iter_mut().enumerate() {
+                m.remoteness = walk.move_remoteness(&mut oracle, full, i)?;
+            }
+        }
+        let best_line = walk.best_line(&mut oracle, full)?;
+        let states = match &oracle {
+            Oracle::Table(_) => 1u64 << values.len().min(63),
+            Oracle::Search(s) => s.states(),
+        };
+        Ok::<_, dfs::OverBudget>(Analysis {
+            outcome: if first_wins {
+                Outcome::Win
+            } else {
+                Outcome::Loss
+            },
+            remoteness,
+            winning_moves: moves
+                .iter()
+                .filter(|m| m.outcome == Outcome::Win)
+                .map(|m| m.pick)
+                .collect(),
+            moves,
+            best_line,
+            states,
+            method,
+        })
+    })();
+    analysis.map_err(|_| over_memory(query, options))
+}
+
+/// Whether picking a number ends the game.
+enum MoveEffect {
+    Finishes,
+    Continues,
+}
+
+impl CanIWin {
+    fn need(&self, available: u64) -> i128 {
+        self.target - (self.pool.sum() - self.pool.sum_of(available))
+    }
+
+    fn pool_move(&self, available: u64, index: usize) -> MoveEffect {
+        if i128::from(self.pool.value(index)) >= self.need(available) {
+            MoveEffect::Finishes
+        } else {
+            MoveEffect::Continues
+        }
+    }
+
+    /// The outcome for a player whose pick reaches the target.
+    fn finishing_outcome(&self) -> Outcome {
+        if self.misere {
+            Outcome::Loss
+        } else {
+            Outcome::Win
+        }
+    }
+}
+
+/// Which targets the first player wins, for one pool and rule: every target from 1 to the sum.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TargetTable {
+    /// `outcomes[t - 1]` is the first player's outcome for target `t`.
+    pub outcomes: Vec<Outcome>,
+    /// Positions examined over all targets.
+    pub states: u64,
+}
+
+impl TargetTable {
+    /// The targets the first player wins, as inclusive ranges.
+    #[must_use]
+    pub fn winning_ranges(&self) -> Vec<(u64, u64)> {
+        let mut ranges: Vec<(u64, u64)> = Vec::new();
+        for (t, _) in (1u64..)
+            .zip(&self.outcomes)
+            .filter(|(_, o)| **o == Outcome::Win)
+        {
+            match ranges.last_mut() {
+                Some((_, end)) if *end + 1 == t => *end = t,
+                _ => ranges.push((t, t)),
+            }
+        }
+        ranges
+    }
+}
+
+/// The first player's outcome for every target from 1 to the pool's sum (targets of 0 or less
+/// are won by the first pick, targets above the sum are draws). Targets run in parallel.
+///
+/// # Errors
+/// [`CanIWinError::OverMemory`] when a target's solve would exceed the memory limit.
+pub fn all_targets(
+    pool: &Pool,
+    misere: bool,
+    options: &Options,
+    on_progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<TargetTable, CanIWinError> {
+    let sum = u64::try_from(pool.sum()).map_err(|_| CanIWinError::PoolTooLarge(pool.len()))?;
+    // Two tables at once at most: one per core.
+    let per_target = Options {
+        memory_limit: options.memory_limit / 2,
+        ..*options
+    };
+    let done = std::sync::atomic::AtomicU64::new(0);
+    let results: Vec<(Outcome, u64)> = (1..=sum)
+        .into_par_iter()
+        .map(|target| {
+            let query = CanIWin {
+                pool: pool.clone(),
+                target: i128::from(target),
+                misere,
+            };
+            let result = outcome(&query, &per_target);
+            let finished = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            on_progress(finished, sum);
+            result
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(TargetTable {
+        states: results.iter().map(|r| r.1).sum(),
+        outcomes: results.into_iter().map(|r| r.0).collect(),
+    })
+}
+
+/// The game as a [`Game`], for the generic solver. Positions are the masks of available numbers.
+impl Game for CanIWin {
+    type Position = u64;
+    type Move = u64;
+
+    fn start(&self) -> u64 {
+        self.pool.full_mask()
+    }
+
+    fn moves(&self, available: &u64) -> Vec<u64> {
+        pool::bits(*available).map(|i| self.pool.value(i)).collect()
+    }
+
+    fn play(&self, available: &u64, pick: &u64) -> Transition<u64> {
+        let index = self.pool.index_of(*pick).expect("a number from the pool");
+        match self.pool_move(*available, index) {
+            MoveEffect::Finishes => Transition::End(if self.misere {
+                Ending::Loss
+            } else {
+                Ending::Win
+            }),
+            MoveEffect::Continues => Transition::to(available & !(1 << index)),
+        }
+    }
+
+    /// Every number is picked and nobody reached the target.
+    fn no_moves(&self, _: &u64) -> Ending {
+        Ending::Draw
+    }
+}
+
+#[cfg(test)]
+mod tests;

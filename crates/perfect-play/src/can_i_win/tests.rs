@@ -1,0 +1,194 @@
+use super::*;
+use crate::baseline::can_i_win_hashmap_dfs;
+use crate::solver::Solver;
+use proptest::prelude::*;
+
+fn forced(method: Method) -> Options {
+    Options {
+        method,
+        ..Options::default()
+    }
+}
+
+/// Compare the fast analysis with the generic solver on one query, move by move.
+fn check_against_generic(query: &CanIWin, method: Method) {
+    let mut generic = Solver::new(query.clone());
+    let start = query.start();
+    let expected = generic.analyse(&start);
+    let got = analyse(query, &forced(method)).unwrap();
+    let ctx = format!(
+        "{:?} target {} misère {} {method:?}",
+        query.pool.values(),
+        query.target,
+        query.misere
+    );
+    assert_eq!(got.outcome, expected.value.outcome(), "{ctx}");
+    assert_eq!(got.remoteness, Some(expected.value.remoteness), "{ctx}");
+    for (m, e) in got.moves.iter().zip(&expected.moves) {
+        assert_eq!(m.pick, e.mv, "{ctx}");
+        assert_eq!(m.outcome, e.value.outcome(), "{ctx} pick {}", m.pick);
+        assert_eq!(
+            m.remoteness,
+            Some(e.value.remoteness),
+            "{ctx} pick {}",
+            m.pick
+        );
+    }
+    assert_eq!(got.winning_moves, expected.winning_moves(), "{ctx}");
+    // The best line is optimal: replaying it lasts exactly the remoteness.
+    assert_eq!(
+        got.best_line.len() as u32,
+        expected.value.remoteness,
+        "{ctx}"
+    );
+    let mut pos = start;
+    for (ply, pick) in got.best_line.iter().enumerate() {
+        let want = generic.value(&pos);
+        let have = generic.move_value(&pos, pick);
+        assert_eq!(have, want, "{ctx}: ply {ply} pick {pick} is not optimal");
+        if let Transition::Continue { position, .. } = query.play(&pos, pick) {
+            pos = position;
+        }
+    }
+}
+
+#[test]
+fn seed_examples() {
+    assert_eq!(can_i_win(10, 11), Ok(false));
+    assert_eq!(can_i_win(10, 0), Ok(true));
+    assert_eq!(can_i_win(10, 1), Ok(true));
+    // The seed's walkthrough: max 6, target 10 (the seed says the first player wins).
+    assert_eq!(can_i_win(6, 10), Ok(true));
+    assert!(can_i_win_hashmap_dfs(6, 10));
+}
+
+#[test]
+fn errors_instead_of_panics() {
+    assert_eq!(can_i_win(0, 5), Err(CanIWinError::EmptyPool));
+    assert_eq!(can_i_win(-3, 5), Err(CanIWinError::EmptyPool));
+    assert!(matches!(
+        can_i_win(65, 5),
+        Err(CanIWinError::PoolTooLarge(65))
+    ));
+    assert!(matches!(
+        can_i_win(i64::MAX, 5),
+        Err(CanIWinError::PoolTooLarge(_))
+    ));
+    assert_eq!(Pool::new(vec![3, 0]), Err(CanIWinError::ZeroInPool));
+    assert_eq!(Pool::new(vec![3, 3]), Err(CanIWinError::Repeated(3)));
+    assert_eq!(Pool::new(vec![]), Err(CanIWinError::EmptyPool));
+    // Extreme targets are fine: no overflow.
+    assert_eq!(can_i_win(64, i64::MAX), Ok(false));
+    assert_eq!(can_i_win(64, i64::MIN), Ok(true));
+}
+
+#[test]
+fn unreachable_target_is_a_draw() {
+    let query = CanIWin::seed(4, 11).unwrap();
+    let a = analyse(&query, &Options::default()).unwrap();
+    assert_eq!(a.outcome, Outcome::Draw);
+    assert_eq!(a.remoteness, Some(4));
+    assert_eq!(can_i_win(4, 11), Ok(false));
+}
+
+#[test]
+fn every_small_max_and_target_agrees_with_the_generic_solver() {
+    for max in 1..=12u32 {
+        let sum = i64::from(max * (max + 1) / 2);
+        for target in -1..=sum + 1 {
+            for misere in [false, true] {
+                let query = CanIWin {
+                    pool: Pool::up_to(max).unwrap(),
+                    target: i128::from(target),
+                    misere,
+                };
+                check_against_generic(&query, Method::BitTable);
+                if max <= 9 {
+                    check_against_generic(&query, Method::Search);
+                }
+            }
+            assert_eq!(
+                can_i_win(i64::from(max), target).unwrap(),
+                can_i_win_hashmap_dfs(max, target),
+                "max {max} target {target}"
+            );
+        }
+    }
+}
+
+#[test]
+fn bit_table_and_search_agree_on_max_18() {
+    // Past the generic solver's comfortable range: the two fast methods and the seed's DFS.
+    for target in [1, 40, 100, 130, 150, 171] {
+        let query = CanIWin::seed(18, target).unwrap();
+        let table = outcome(&query, &forced(Method::BitTable)).unwrap().0;
+        let search = outcome(&query, &forced(Method::Search)).unwrap().0;
+        assert_eq!(table, search, "target {target}");
+        assert_eq!(table == Outcome::Win, can_i_win_hashmap_dfs(18, target));
+    }
+}
+
+#[test]
+fn all_targets_matches_single_solves() {
+    let pool = Pool::up_to(10).unwrap();
+    for misere in [false, true] {
+        let table = all_targets(&pool, misere, &Options::default(), &|_, _| {}).unwrap();
+        assert_eq!(table.outcomes.len(), 55);
+        for (t, o) in (1..).zip(&table.outcomes) {
+            let q = CanIWin {
+                pool: pool.clone(),
+                target: t,
+                misere,
+            };
+            assert_eq!(
+                *o,
+                outcome(&q, &Options::default()).unwrap().0,
+                "target {t}"
+            );
+        }
+    }
+}
+
+#[test]
+fn memory_limit_refuses_up_front() {
+    let query = CanIWin::seed(40, 500).unwrap();
+    let small = Options {
+        memory_limit: 1 << 20,
+        ..Options::default()
+    };
+    let err = analyse(&query, &small).unwrap_err();
+    assert!(matches!(err, CanIWinError::OverMemory { .. }));
+    assert!(err.to_string().contains("--memory-limit"), "{err}");
+}
+
+#[test]
+fn large_pool_with_small_target_uses_search() {
+    // 64 numbers: no table can hold it, but few positions are reachable.
+    let query = CanIWin::seed(64, 40).unwrap();
+    let a = analyse(&query, &Options::default()).unwrap();
+    assert_eq!(a.method, Method::Search);
+    assert_eq!(a.outcome, Outcome::Win); // 40 <= 64: picked at once
+    assert_eq!(a.remoteness, Some(1));
+    // 60 numbers, target 100: still a search, checked against the seed's own algorithm.
+    let query = CanIWin::seed(60, 100).unwrap();
+    let a = analyse(&query, &Options::default()).unwrap();
+    assert_eq!(a.method, Method::Search);
+    assert_eq!(a.outcome == Outcome::Win, can_i_win_hashmap_dfs(60, 100));
+}
+
+fn pool_strategy() -> impl Strategy<Value = Vec<u64>> {
+    proptest::collection::btree_set(1u64..40, 1..9).prop_map(|s| s.into_iter().collect())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn random_pools_agree_with_the_generic_solver(values in pool_strategy(), frac in 0.0f64..1.1, misere: bool) {
+        let pool = Pool::new(values).unwrap();
+        let target = (pool.sum() as f64 * frac).round() as i128;
+        let query = CanIWin { pool, target, misere };
+        check_against_generic(&query, Method::BitTable);
+        check_against_generic(&query, Method::Search);
+    }
+}
