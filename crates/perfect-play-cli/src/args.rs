@@ -30,6 +30,10 @@ pub enum Command {
     /// Tic-tac-toe from the empty board or any legal position.
     #[command(name = "tic-tac-toe", alias = "ttt")]
     TicTacToe(TicTacToeArgs),
+    /// The coin game: a pile of N coins, take 1, X or Y; taking the last coin wins. A or B?
+    Coins(CoinsArgs),
+    /// Subtraction games: piles of coins, a move takes a number of coins from the set.
+    Subtraction(SubtractionArgs),
     /// Can I Win: pick unused numbers from 1..=MAX; whoever brings the total to TOTAL wins.
     #[command(name = "can-i-win")]
     CanIWin(CanIWinArgs),
@@ -53,6 +57,68 @@ pub struct TicTacToeArgs {
     /// The board as 9 characters in reading order: x, o, or . for empty (default: empty board).
     #[arg(default_value = ".........", value_name = "BOARD")]
     pub board: String,
+}
+
+/// Arguments of `perfect-play coins`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  perfect-play coins 10 3 4\n  perfect-play coins 1000000000000000000 7 11 --misere\n  printf '5 3 4\\n7 3 4\\n' | perfect-play coins --batch"
+)]
+pub struct CoinsArgs {
+    /// N, X and Y: the pile (any size, e.g. 10^100 written out) and the two moves besides 1.
+    #[arg(value_name = "N X Y", num_args = 0..=3, allow_negative_numbers = true)]
+    pub numbers: Vec<String>,
+
+    /// Misère play: whoever takes the last coin loses.
+    #[arg(long)]
+    pub misere: bool,
+
+    /// Show the W/L pattern of the first pile sizes with its proven period.
+    #[arg(long)]
+    pub pattern: bool,
+
+    /// Read one query per line (`N X Y`) from stdin; print one JSON object per line.
+    #[arg(long)]
+    pub batch: bool,
+
+    /// Most pile sizes the period search may compute (default 200000000).
+    #[arg(long, value_name = "N", value_parser = parse_count)]
+    pub limit: Option<u64>,
+}
+
+/// Arguments of `perfect-play subtraction`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  perfect-play subtraction --moves 1,3,4 100\n  perfect-play subtraction --moves 2,3,7 10 11 12 --grundy\n  perfect-play subtraction --moves 1,3,4 --pattern\n  perfect-play subtraction --moves 2,3 4 5 6 --misere"
+)]
+pub struct SubtractionArgs {
+    /// The move sizes, e.g. 1,3,4 (up to 64 moves, each from 1 to 100000000).
+    #[arg(long, required = true, value_delimiter = ',', value_name = "LIST", value_parser = parse_count)]
+    pub moves: Vec<u64>,
+
+    /// Pile sizes (any size, in decimal). With none, only the sequence is shown.
+    #[arg(value_name = "PILE", allow_negative_numbers = true)]
+    pub piles: Vec<String>,
+
+    /// Misère play: whoever takes the last coin loses.
+    #[arg(long)]
+    pub misere: bool,
+
+    /// Show Grundy values instead of W/L marks in the pattern.
+    #[arg(long)]
+    pub grundy: bool,
+
+    /// Show the pattern of the first pile sizes with its proven period.
+    #[arg(long)]
+    pub pattern: bool,
+
+    /// Read one position per line (its pile sizes) from stdin; print one JSON object per line.
+    #[arg(long)]
+    pub batch: bool,
+
+    /// Most pile sizes the period search may compute (default 200000000).
+    #[arg(long, value_name = "N", value_parser = parse_count)]
+    pub limit: Option<u64>,
 }
 
 /// Arguments of `perfect-play can-i-win`.

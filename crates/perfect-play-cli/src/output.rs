@@ -83,3 +83,14 @@ pub fn analysis_text<M: Display + Clone>(analysis: &Analysis<M>) -> String {
     }
     text
 }
+
+/// One character for a small value: 0-9, then A-Z for 10-35, a-z for 36-61, `+` beyond.
+pub fn value_char(v: impl Into<u32>) -> char {
+    let v = v.into();
+    match v {
+        0..=9 => char::from_digit(v, 10).unwrap_or('+'),
+        10..=35 => char::from(b'A' + (v - 10) as u8),
+        36..=61 => char::from(b'a' + (v - 36) as u8),
+        _ => '+',
+    }
+}

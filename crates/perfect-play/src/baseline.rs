@@ -74,3 +74,25 @@ pub fn can_i_win_hashmap_dfs(max_choosable: u32, desired_total: i64) -> bool {
         &mut std::collections::HashMap::new(),
     )
 }
+
+/// The coin seed's O(n) DP ("Way 2"): `win[i]` for every pile up to `n`, moves 1, `x`, `y`.
+/// In misère play `win[0]` is true (the other player took the last coin), as the seed says.
+#[must_use]
+pub fn coin_dp_table(n: usize, x: usize, y: usize, misere: bool) -> Vec<bool> {
+    let mut win = vec![false; n + 1];
+    win[0] = misere;
+    for i in 1..=n {
+        win[i] = !win[i - 1] || (i >= x && !win[i - x]) || (i >= y && !win[i - y]);
+    }
+    win
+}
+
+/// The coin seed's answer by its DP: `'A'` when the first player wins a pile of `n`.
+#[must_use]
+pub fn coin_dp_winner(n: usize, x: usize, y: usize) -> char {
+    if coin_dp_table(n, x, y, false)[n] {
+        'A'
+    } else {
+        'B'
+    }
+}

@@ -27,8 +27,10 @@ pub mod solver;
 pub mod value;
 
 pub mod baseline;
+pub mod big;
 pub mod can_i_win;
 pub mod nim;
+pub mod subtraction;
 pub mod tic_tac_toe;
 
 pub use game::{Ending, Game, Transition};

@@ -7,7 +7,6 @@ use crate::progress;
 use perfect_play::Outcome;
 use perfect_play::can_i_win::{self, Analysis, CanIWin, Method, Options, Pool};
 use serde_json::json;
-use std::io::BufRead;
 
 fn options(args: &CanIWinArgs) -> Options {
     let defaults = Options::default();
@@ -69,29 +68,7 @@ pub fn solve(max: i64, total: i64) -> Result<Output, CommandError> {
 /// `--batch`: one `MAX TOTAL` query per line, one JSON object per line.
 pub fn batch(args: &CanIWinArgs) -> Result<(), CommandError> {
     let options = options(args);
-    let mut failures = 0usize;
-    for (number, line) in std::io::stdin().lock().lines().enumerate() {
-        let line = line?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let result = batch_line(&line, args.misere, &options);
-        match result {
-            Ok(value) => println!("{value}"),
-            Err(e) => {
-                failures += 1;
-                eprintln!("perfect-play: line {}: {e}", number + 1);
-                println!(
-                    "{}",
-                    json!({"line": number + 1, "input": line, "error": e.to_string()})
-                );
-            }
-        }
-    }
-    if failures > 0 {
-        return Err(format!("{failures} batch line(s) could not be answered").into());
-    }
-    Ok(())
+    super::batch_lines(|line| batch_line(line, args.misere, &options))
 }
 
 fn batch_line(

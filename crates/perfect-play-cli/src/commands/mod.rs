@@ -2,6 +2,7 @@
 
 mod can_i_win;
 mod nim;
+mod subtraction;
 mod tic_tac_toe;
 mod tour;
 
@@ -18,6 +19,10 @@ pub fn run(cli: &Cli) -> Result<(), CommandError> {
         Command::Tour => tour::run()?,
         Command::Nim(args) => nim::run(args)?,
         Command::TicTacToe(args) => tic_tac_toe::run(args)?,
+        Command::Coins(args) if args.batch => return subtraction::coins_batch(args),
+        Command::Coins(args) => subtraction::coins(args)?,
+        Command::Subtraction(args) if args.batch => return subtraction::batch(args),
+        Command::Subtraction(args) => subtraction::run(args)?,
         Command::CanIWin(args) if args.batch => return can_i_win::batch(args),
         Command::CanIWin(args) => can_i_win::run(args, cli.json)?,
     };
@@ -32,4 +37,35 @@ pub fn print(output: &Output, json: bool) {
     } else {
         print!("{}", output.text);
     }
+}
+
+/// `--batch`: answer each non-empty stdin line with one JSON object on its own line. A line that
+/// cannot be answered prints `{"line", "input", "error"}` (and the error on stderr); the command
+/// then exits with status 2 after the last line.
+pub fn batch_lines(
+    answer: impl Fn(&str) -> Result<serde_json::Value, CommandError>,
+) -> Result<(), CommandError> {
+    use std::io::BufRead;
+    let mut failures = 0usize;
+    for (index, line) in std::io::stdin().lock().lines().enumerate() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        match answer(&line) {
+            Ok(value) => println!("{value}"),
+            Err(e) => {
+                failures += 1;
+                eprintln!("perfect-play: line {}: {e}", index + 1);
+                println!(
+                    "{}",
+                    serde_json::json!({"line": index + 1, "input": line, "error": e.to_string()})
+                );
+            }
+        }
+    }
+    if failures > 0 {
+        return Err(format!("{failures} batch line(s) could not be answered").into());
+    }
+    Ok(())
 }

@@ -18,6 +18,11 @@ pub fn run() -> Result<Output, CommandError> {
             super::tic_tac_toe::solve(Board::empty()),
         ),
         (
+            "coins",
+            "perfect-play coins 10 3 4".into(),
+            super::subtraction::solve_coins("10", "3", "4", false, true, Default::default())?,
+        ),
+        (
             "can-i-win",
             "perfect-play can-i-win 10 11".into(),
             super::can_i_win::solve(10, 11)?,

@@ -1,0 +1,270 @@
+//! `perfect-play coins` and `perfect-play subtraction`: one engine, two ways to ask.
+
+use super::CommandError;
+use crate::args::{CoinsArgs, SubtractionArgs};
+use crate::output::{self, Output};
+use num_bigint::BigUint;
+use perfect_play::Outcome;
+use perfect_play::subtraction::{self, Analysis, Limits, Method, Rule, Sequence, SubtractionSet};
+use serde_json::json;
+
+/// A pile size in decimal, any length.
+pub fn parse_pile(text: &str) -> Result<BigUint, CommandError> {
+    let t = text.trim();
+    if t.starts_with('-') {
+        return Err(
+            format!("pile {t} is negative; a pile is a whole number of coins, 0 or more").into(),
+        );
+    }
+    t.parse::<BigUint>()
+        .map_err(|_| format!("pile {t:?} is not a whole number of coins").into())
+}
+
+fn limits(limit: Option<u64>) -> Limits {
+    let defaults = Limits::default();
+    Limits {
+        max_values: limit.unwrap_or(defaults.max_values),
+        ..defaults
+    }
+}
+
+fn rule(misere: bool) -> Rule {
+    if misere { Rule::Misere } else { Rule::Normal }
+}
+
+/// `coins N X Y`: the seed's question.
+pub fn coins(args: &CoinsArgs) -> Result<Output, CommandError> {
+    let [n, x, y] = &args.numbers[..] else {
+        return Err("give N X Y, e.g. `perfect-play coins 10 3 4`".into());
+    };
+    solve_coins(n, x, y, args.misere, args.pattern, limits(args.limit))
+}
+
+/// Solve the coin game; used by the tour too.
+pub fn solve_coins(
+    n: &str,
+    x: &str,
+    y: &str,
+    misere: bool,
+    pattern: bool,
+    limits: Limits,
+) -> Result<Output, CommandError> {
+    let pile = parse_pile(n)?;
+    let mv = |t: &str| -> Result<u64, CommandError> {
+        crate::args::parse_count(t).map_err(|e| format!("move {e}").into())
+    };
+    let set = SubtractionSet::coin_game(mv(x)?, mv(y)?)?;
+    render(&set, rule(misere), &[pile], pattern, false, &limits)
+}
+
+/// `coins --batch`.
+pub fn coins_batch(args: &CoinsArgs) -> Result<(), CommandError> {
+    let limits = limits(args.limit);
+    super::batch_lines(|line| {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let [n, x, y] = f[..] else {
+            return Err(format!("expected `N X Y`, got {line:?}").into());
+        };
+        Ok(solve_coins(n, x, y, args.misere, false, limits)?.json)
+    })
+}
+
+/// `subtraction --moves LIST PILE...`.
+pub fn run(args: &SubtractionArgs) -> Result<Output, CommandError> {
+    let set = SubtractionSet::new(&args.moves)?;
+    let piles = args
+        .piles
+        .iter()
+        .map(|p| parse_pile(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    render(
+        &set,
+        rule(args.misere),
+        &piles,
+        args.pattern || piles.is_empty(),
+        args.grundy,
+        &limits(args.limit),
+    )
+}
+
+/// `subtraction --batch`: each line is one position's piles.
+pub fn batch(args: &SubtractionArgs) -> Result<(), CommandError> {
+    let set = SubtractionSet::new(&args.moves)?;
+    let limits = limits(args.limit);
+    super::batch_lines(|line| {
+        let piles = line
+            .split_whitespace()
+            .map(parse_pile)
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(render(&set, rule(args.misere), &piles, false, false, &limits)?.json)
+    })
+}
+
+fn big_json(n: &BigUint) -> serde_json::Value {
+    u64::try_from(n).map_or_else(|_| json!(n.to_string()), |v| json!(v))
+}
+
+fn render(
+    set: &SubtractionSet,
+    rule: Rule,
+    piles: &[BigUint],
+    pattern: bool,
+    grundy: bool,
+    limits: &Limits,
+) -> Result<Output, CommandError> {
+    let rule_text = match rule {
+        Rule::Normal => "normal play: taking the last coin wins",
+        Rule::Misere => "misère play: taking the last coin loses",
+    };
+    let mut text = format!("Moves {{{}}} ({rule_text}).\n", output::list(set.moves()));
+    let analysis = if piles.is_empty() {
+        None
+    } else {
+        Some(subtraction::analyse(set, rule, piles, limits)?)
+    };
+    let sequence = match &analysis {
+        Some(a) => a.sequence.clone(),
+        None => Sequence::compute(set, rule, limits)?,
+    };
+    let mut json = json!({
+        "moves": set.moves(),
+        "rule": rule,
+        "misere": rule == Rule::Misere,
+        "period": sequence.period,
+        "outcome_period": sequence.outcome_period,
+        "proof": sequence.proof,
+        "values_computed": sequence.values_computed,
+    });
+    if let Some(a) = &analysis {
+        text.push_str(&explain(a, piles));
+        json["piles"] = json!(piles.iter().map(big_json).collect::<Vec<_>>());
+        json["winner"] = json!(a.winner().letter().to_string());
+        json["first_player_wins"] = json!(a.outcome == Outcome::Win);
+        json["outcome"] = json!(a.outcome);
+        json["grundy"] = json!(a.grundy);
+        json["nim_sum"] = json!(a.nim_sum);
+        json["winning_moves"] = json!(
+            a.winning_moves
+                .iter()
+                .map(|m| json!({
+                    "pile": m.pile + 1,
+                    "take": m.take,
+                    "leaves": big_json(&m.leaves),
+                }))
+                .collect::<Vec<_>>()
+        );
+        json["method"] = json!(a.method);
+    }
+    text.push_str(&describe_period(&sequence));
+    if pattern {
+        text.push_str(&picture(&sequence, grundy));
+        json["pattern"] = json!(sequence.stored().iter().take(200).collect::<Vec<_>>());
+    }
+    Ok(Output { text, json })
+}
+
+fn explain(a: &Analysis, piles: &[BigUint]) -> String {
+    let single = piles.len() == 1;
+    let winner = a.winner().letter();
+    let mut text = if single {
+        format!("A pile of {}: {winner} wins", piles[0])
+    } else {
+        format!(
+            "Piles {} (Grundy values {}, nim-sum {}): {winner} wins",
+            output::list(piles),
+            output::list(&a.grundy),
+            a.nim_sum
+        )
+    };
+    let describe = |m: &subtraction::PileMove| {
+        let from = if single {
+            String::new()
+        } else {
+            format!(" from pile {}", m.pile + 1)
+        };
+        format!("take {}{from}, leaving {}", m.take, m.leaves)
+    };
+    if let Some(first) = a.winning_moves.first() {
+        let why = match (single, a.method) {
+            (true, _) => "a losing pile".to_string(),
+            (false, Method::GrundySum) => "so the nim-sum becomes 0".to_string(),
+            (false, _) => "a losing position".to_string(),
+        };
+        text.push_str(&format!(": {}, {why}", describe(first)));
+        if a.winning_moves.len() > 1 {
+            let rest: Vec<String> = a.winning_moves[1..].iter().map(describe).collect();
+            text.push_str(&format!(" (also: {})", rest.join("; ")));
+        }
+        text.push_str(".\n");
+    } else if single && a.grundy.first() == Some(&0) && a.rule == Rule::Normal {
+        text.push_str(": A faces a losing pile; every move leaves B a winning pile.\n");
+    } else {
+        text.push_str(": every move A can make leaves B a winning position.\n");
+    }
+    text
+}
+
+fn describe_period(s: &Sequence) -> String {
+    let what = match s.rule() {
+        Rule::Normal => "Grundy values",
+        Rule::Misere => "misère Grundy values",
+    };
+    let p = s.proof;
+    format!(
+        "The {what} repeat with period {} from pile {} (proven: piles {}-{} and {}-{} agree, and each value depends only on the {} before it); the win/loss pattern has period {} from pile {}. {} values computed.\n",
+        s.period.period,
+        s.period.preperiod,
+        p.first,
+        p.first + p.length - 1,
+        p.second,
+        p.second + p.length - 1,
+        p.length,
+        s.outcome_period.period,
+        s.outcome_period.preperiod,
+        s.values_computed,
+    )
+}
+
+/// The seed's "Picture it": the first pile sizes' marks with each period start marked.
+fn picture(s: &Sequence, grundy: bool) -> String {
+    let (pre, per) = (s.period.preperiod, s.period.period);
+    let shown = (pre + 3 * per).clamp(40, 80);
+    let marks: String = (0..shown)
+        .map(|n| {
+            let v = s.value(n);
+            if grundy {
+                output::value_char(v)
+            } else if v == 0 {
+                'L'
+            } else {
+                'W'
+            }
+        })
+        .collect();
+    let ruler: String = (0..shown)
+        .map(|n| if n % 10 == 0 { '|' } else { ' ' })
+        .collect();
+    let numbers: String = (0..shown).step_by(10).map(|n| format!("{n:<10}")).collect();
+    let periods: String = (0..shown)
+        .map(|n| {
+            if n >= pre && (n - pre) % per == 0 {
+                '^'
+            } else {
+                ' '
+            }
+        })
+        .collect();
+    let legend = if grundy {
+        "Grundy values (0-9, then A=10, B=11, ...)"
+    } else {
+        "W = the player to move wins, L = loses"
+    };
+    format!(
+        "Piles 0-{}: {legend}; ^ marks the start of each period.\n  pile {}\n       {}\n       {}\n       {}\n",
+        shown - 1,
+        numbers.trim_end(),
+        ruler,
+        marks,
+        periods.trim_end()
+    )
+}

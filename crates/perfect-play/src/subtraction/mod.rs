@@ -1,0 +1,607 @@
+//! Subtraction games: a pile of coins, a move takes exactly `s` coins for some `s` in a finite
+//! set `S` (the coin seed's `{1, x, y}`); in normal play whoever takes the last coin wins, in
+//! misère play whoever takes it loses.
+//!
+//! ```
+//! use perfect_play::subtraction::coin_game_winner;
+//! use perfect_play::Player;
+//!
+//! // Moves 1, 3, 4: the losing piles are 0 and 2 modulo 7.
+//! assert_eq!(coin_game_winner(7, 3, 4), Ok(Player::Second));
+//! assert_eq!(coin_game_winner(8, 3, 4), Ok(Player::First));
+//! assert_eq!(coin_game_winner(0, 3, 4), Ok(Player::Second)); // no coins: B wins
+//! ```
+//!
+//! Every answer comes from the Grundy sequence, whose period is found and proven
+//! ([`period::find_period`]) before any pile is answered, so a pile of `10^100` coins costs no
+//! more than a pile of 100.
+
+pub mod period;
+
+use crate::game::{Ending, Game, Transition};
+use crate::nim;
+use crate::player::{Outcome, Player};
+pub use period::{NoPeriodWithin, Period, Proof};
+
+use num_bigint::BigUint;
+use num_traits::ToPrimitive;
+use serde::Serialize;
+use thiserror::Error;
+
+/// The largest number of distinct moves (Grundy values then fit in a byte).
+pub const MAX_MOVES: usize = 64;
+/// The largest single move.
+pub const MAX_MOVE: u64 = 100_000_000;
+
+/// Why a subtraction-game query cannot be answered.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum SubtractionError {
+    /// A move of 0 coins.
+    #[error("a move must take at least 1 coin; 0 is not a move")]
+    ZeroMove,
+    /// No move at all.
+    #[error("the move set is empty: give at least one move, e.g. --moves 1,3,4")]
+    NoMoves,
+    /// Too many distinct moves.
+    #[error("{0} distinct moves is too many: at most 64 are supported")]
+    TooManyMoves(usize),
+    /// A move too large to tabulate.
+    #[error("a move of {0} coins is too large: moves up to {MAX_MOVE} are supported")]
+    MoveTooLarge(u64),
+    /// The period search reached its limit.
+    #[error(
+        "no period proven within the first {0} pile sizes; raise the limit with --limit (library: Limits::max_values)"
+    )]
+    NoPeriod(u64),
+    /// A misère sum whose search would exceed its limit.
+    #[error(
+        "misère play with several piles is solved by exact search over at most {0} positions (the product of pile + 1), and these piles exceed it; use fewer or smaller piles"
+    )]
+    SearchTooLarge(usize),
+}
+
+/// The rule that decides who wins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Rule {
+    /// Taking the last coin wins.
+    Normal,
+    /// Taking the last coin loses.
+    Misere,
+}
+
+/// Limits on the work one query may do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Most pile sizes whose values the period search may compute (one byte each).
+    pub max_values: u64,
+    /// Most positions the exact misère search over several piles may visit.
+    pub max_search_states: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_values: 200_000_000,
+            max_search_states: 2_000_000,
+        }
+    }
+}
+
+/// A finite set of positive move sizes, kept sorted and without repeats.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SubtractionSet {
+    moves: Vec<u64>,
+}
+
+impl SubtractionSet {
+    /// A set from any list of sizes (repeats are merged: the seed allows `x == y`).
+    ///
+    /// # Errors
+    /// Moves must be between 1 and [`MAX_MOVE`], at most [`MAX_MOVES`] distinct ones.
+    pub fn new(moves: &[u64]) -> Result<SubtractionSet, SubtractionError> {
+        let mut moves = moves.to_vec();
+        moves.sort_unstable();
+        moves.dedup();
+        match moves.as_slice() {
+            [] => Err(SubtractionError::NoMoves),
+            [0, ..] => Err(SubtractionError::ZeroMove),
+            _ if moves.len() > MAX_MOVES => Err(SubtractionError::TooManyMoves(moves.len())),
+            [.., last] if *last > MAX_MOVE => Err(SubtractionError::MoveTooLarge(*last)),
+            _ => Ok(SubtractionSet { moves }),
+        }
+    }
+
+    /// The seed's set `{1, x, y}`.
+    ///
+    /// # Errors
+    /// As [`SubtractionSet::new`].
+    pub fn coin_game(x: u64, y: u64) -> Result<SubtractionSet, SubtractionError> {
+        SubtractionSet::new(&[1, x, y])
+    }
+
+    /// The moves, smallest first.
+    #[must_use]
+    pub fn moves(&self) -> &[u64] {
+        &self.moves
+    }
+
+    /// The largest move: the window that determines the next value.
+    #[must_use]
+    pub fn largest(&self) -> u64 {
+        *self.moves.last().expect("non-empty")
+    }
+
+    /// Whether every pile size from 1 to `max` is a move (then the game is Nim on those piles).
+    #[must_use]
+    pub fn contains_all_up_to(&self, max: u64) -> bool {
+        max == 0 || (self.moves.len() as u64 >= max && self.moves[max as usize - 1] == max)
+    }
+}
+
+/// The values of every pile size, stored up to the proven period and answered beyond it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sequence {
+    rule: Rule,
+    values: Vec<u8>,
+    /// The proven period of the values.
+    pub period: Period,
+    /// The matching windows that prove it.
+    pub proof: Proof,
+    /// The proven period of the win/loss pattern (can be shorter).
+    pub outcome_period: Period,
+    /// How many values the search computed.
+    pub values_computed: u64,
+}
+
+impl Sequence {
+    /// Compute values until the period is proven.
+    ///
+    /// In normal play the values are Sprague-Grundy values; in misère play they are misère
+    /// Grundy values (a pile with no move is worth 1), and a pile is lost exactly when its
+    /// value is 0 in either case.
+    ///
+    /// # Errors
+    /// [`SubtractionError::NoPeriod`] past `limits.max_values`.
+    pub fn compute(
+        set: &SubtractionSet,
+        rule: Rule,
+        limits: &Limits,
+    ) -> Result<Sequence, SubtractionError> {
+        let window = usize::try_from(set.largest()).expect("moves are bounded");
+        let mut generator = Generator {
+            set,
+            rule,
+            values: Vec::new(),
+            limit: usize::try_from(limits.max_values).unwrap_or(usize::MAX),
+        };
+        let (period, proof) = period::find_period(window, &mut generator)
+            .map_err(|e| SubtractionError::NoPeriod(e.0))?;
+        let mut values = generator.values;
+        let values_computed = values.len() as u64;
+        let outcome_period = period::projected_period(&values, period, |v| v != 0);
+        // Keep only what answers every pile: the preperiod and one period.
+        values.truncate((period.preperiod + period.period) as usize);
+        values.shrink_to_fit();
+        Ok(Sequence {
+            rule,
+            values,
+            period,
+            proof,
+            outcome_period,
+            values_computed,
+        })
+    }
+
+    /// The rule these values are for.
+    #[must_use]
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+
+    /// The value of a pile of `n` coins.
+    #[must_use]
+    pub fn value(&self, n: u64) -> u8 {
+        self.values[self.reduce_u64(n)]
+    }
+
+    /// The value of a pile of any size.
+    #[must_use]
+    pub fn value_big(&self, n: &BigUint) -> u8 {
+        match n.to_u64() {
+            Some(small) => self.value(small),
+            None => {
+                let offset = (n - BigUint::from(self.period.preperiod)) % self.period.period;
+                let offset = offset.to_u64().expect("below the period");
+                self.values[(self.period.preperiod + offset) as usize]
+            }
+        }
+    }
+
+    fn reduce_u64(&self, n: u64) -> usize {
+        let Period { preperiod, period } = self.period;
+        let index = if n < preperiod {
+            n
+        } else {
+            preperiod + (n - preperiod) % period
+        };
+        index as usize
+    }
+
+    /// Whether the player to move wins a single pile of `n` coins.
+    #[must_use]
+    pub fn wins(&self, n: &BigUint) -> bool {
+        self.value_big(n) != 0
+    }
+
+    /// The stored values: the preperiod followed by one period.
+    #[must_use]
+    pub fn stored(&self) -> &[u8] {
+        &self.values
+    }
+}
+
+/// Computes values in order, up to a limit.
+struct Generator<'a> {
+    set: &'a SubtractionSet,
+    rule: Rule,
+    values: Vec<u8>,
+    limit: usize,
+}
+
+impl period::Values for Generator<'_> {
+    fn ensure(&mut self, len: usize) -> Result<(), NoPeriodWithin> {
+        if len > self.limit {
+            return Err(NoPeriodWithin(self.limit as u64));
+        }
+        self.values.reserve(len.saturating_sub(self.values.len()));
+        while self.values.len() < len {
+            let n = self.values.len() as u64;
+            let v = next_value(self.set, self.rule, &self.values, n);
+            self.values.push(v);
+        }
+        Ok(())
+    }
+
+    fn values(&self) -> &[u8] {
+        &self.values
+    }
+}
+
+/// The value of pile `n` from the values of smaller piles.
+#[inline]
+fn next_value(set: &SubtractionSet, rule: Rule, values: &[u8], n: u64) -> u8 {
+    if n >= set.largest() {
+        // Every move fits: the common case, without bounds tests.
+        let n = n as usize;
+        let seen = set
+            .moves()
+            .iter()
+            .fold(0u128, |seen, &s| seen | 1u128 << values[n - s as usize]);
+        return (!seen).trailing_zeros() as u8;
+    }
+    let mut seen = 0u128;
+    let mut any = false;
+    for &s in set.moves() {
+        if s > n {
+            break;
+        }
+        any = true;
+        seen |= 1u128 << values[(n - s) as usize];
+    }
+    if !any && rule == Rule::Misere {
+        return 1; // no move left: the player to move has won
+    }
+    (!seen).trailing_zeros() as u8
+}
+
+/// A move in a sum of piles: take `take` coins from pile `pile` (0-based), leaving `leaves`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PileMove {
+    /// Index of the pile, 0-based.
+    pub pile: usize,
+    /// Coins taken.
+    pub take: u64,
+    /// Coins left in that pile.
+    #[serde(serialize_with = "crate::big::serialize")]
+    pub leaves: BigUint,
+}
+
+/// How the answer for several piles was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Method {
+    /// Normal play: the nim-sum of Grundy values.
+    GrundySum,
+    /// One pile: its value in the proven sequence.
+    SinglePile,
+    /// Misère play where every pile size is a move: Bouton's misère Nim rule.
+    MisereNimRule,
+    /// Misère play with several piles: exact search over the multiset of piles.
+    Search,
+}
+
+/// The full answer for a position of one or more piles.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis {
+    /// The rule played.
+    pub rule: Rule,
+    /// The outcome for the player to move (A, the first player).
+    pub outcome: Outcome,
+    /// Normal-play Grundy value of each pile.
+    pub grundy: Vec<u8>,
+    /// XOR of the Grundy values (normal play decides by it).
+    pub nim_sum: u8,
+    /// Every winning move.
+    pub winning_moves: Vec<PileMove>,
+    /// The proven period of the sequence the answer used.
+    pub period: Period,
+    /// The proof of that period.
+    pub proof: Proof,
+    /// The proven period of the single-pile win/loss pattern under the rule played.
+    pub outcome_period: Period,
+    /// How the answer was found.
+    pub method: Method,
+    /// Values computed by the period search (its cost).
+    pub values_computed: u64,
+    /// The sequence of the rule played (normal or misère values), for further piles.
+    pub sequence: Sequence,
+}
+
+impl Analysis {
+    /// The seed's answer: `A` when the first player wins, `B` otherwise.
+    #[must_use]
+    pub fn winner(&self) -> Player {
+        if self.outcome == Outcome::Win {
+            Player::First
+        } else {
+            Player::Second
+        }
+    }
+}
+
+/// The seed's question: who wins a pile of `n` coins when a move takes 1, `x` or `y` coins and
+/// taking the last coin wins? `A` (the first player) or `B`.
+///
+/// # Errors
+/// `x` and `y` must be moves of at least 1 coin (and at most [`MAX_MOVE`]).
+pub fn coin_game_winner(n: u64, x: u64, y: u64) -> Result<Player, SubtractionError> {
+    let set = SubtractionSet::coin_game(x, y)?;
+    let analysis = analyse(&set, Rule::Normal, &[BigUint::from(n)], &Limits::default())?;
+    Ok(analysis.winner())
+}
+
+/// Analyse a position of one or more piles under `rule`.
+///
+/// # Errors
+/// [`SubtractionError::NoPeriod`] when the period search exceeds its limit;
+/// [`SubtractionError::SearchTooLarge`] for a misère sum beyond exact search.
+pub fn analyse(
+    set: &SubtractionSet,
+    rule: Rule,
+    piles: &[BigUint],
+    limits: &Limits,
+) -> Result<Analysis, SubtractionError> {
+    let normal = Sequence::compute(set, Rule::Normal, limits)?;
+    let grundy: Vec<u8> = piles.iter().map(|p| normal.value_big(p)).collect();
+    let nim_sum = grundy.iter().fold(0, |a, g| a ^ g);
+    let sequence = match rule {
+        Rule::Normal => normal.clone(),
+        Rule::Misere => Sequence::compute(set, Rule::Misere, limits)?,
+    };
+    let (outcome, winning_moves, method) = match rule {
+        Rule::Normal => {
+            // A move wins when it leaves a pile whose value makes the nim-sum 0.
+            let moves = moves_to(set, piles, |pile, after| {
+                normal.value_big(after) == nim_sum ^ grundy[pile]
+            });
+            (win_if(nim_sum != 0), moves, Method::GrundySum)
+        }
+        Rule::Misere if piles.len() == 1 => {
+            let moves = moves_to(set, piles, |_, after| sequence.value_big(after) == 0);
+            (win_if(sequence.wins(&piles[0])), moves, Method::SinglePile)
+        }
+        Rule::Misere => misere_sum(set, piles, limits)?,
+    };
+    Ok(Analysis {
+        rule,
+        outcome,
+        grundy,
+        nim_sum,
+        winning_moves,
+        period: sequence.period,
+        proof: sequence.proof,
+        outcome_period: sequence.outcome_period,
+        method,
+        values_computed: sequence.values_computed,
+        sequence,
+    })
+}
+
+fn win_if(wins: bool) -> Outcome {
+    if wins { Outcome::Win } else { Outcome::Loss }
+}
+
+/// Every move (pile, take) whose result satisfies `good(pile, coins_left)`.
+fn moves_to(
+    set: &SubtractionSet,
+    piles: &[BigUint],
+    good: impl Fn(usize, &BigUint) -> bool,
+) -> Vec<PileMove> {
+    let mut found = Vec::new();
+    for (pile, size) in piles.iter().enumerate() {
+        for &take in set.moves() {
+            if BigUint::from(take) > *size {
+                break;
+            }
+            let leaves = size - take;
+            if good(pile, &leaves) {
+                found.push(PileMove { pile, take, leaves });
+            }
+        }
+    }
+    found
+}
+
+/// Misère play with several piles: the misère Nim rule when it applies, else exact search.
+fn misere_sum(
+    set: &SubtractionSet,
+    piles: &[BigUint],
+    limits: &Limits,
+) -> Result<(Outcome, Vec<PileMove>, Method), SubtractionError> {
+    let too_large = SubtractionError::SearchTooLarge(limits.max_search_states);
+    let small: Vec<u64> = piles
+        .iter()
+        .map(|p| p.to_u64().ok_or(too_large.clone()))
+        .collect::<Result<_, _>>()?;
+    let largest = small.iter().copied().max().unwrap_or(0);
+    let to_move = |m: &nim::NimMove| PileMove {
+        pile: m.heap,
+        take: m.take,
+        leaves: BigUint::from(small[m.heap] - m.take),
+    };
+    if set.contains_all_up_to(largest) {
+        let moves = nim::misere_winning_moves(&small)
+            .iter()
+            .map(to_move)
+            .collect();
+        return Ok((
+            win_if(nim::misere_wins(&small)),
+            moves,
+            Method::MisereNimRule,
+        ));
+    }
+    // Positions are multisets of piles, at most the product of (pile + 1): refuse up front.
+    let estimate = small
+        .iter()
+        .map(|&p| u128::from(p) + 1)
+        .try_fold(1u128, u128::checked_mul)
+        .unwrap_or(u128::MAX);
+    if estimate > limits.max_search_states as u128 {
+        return Err(too_large);
+    }
+    let game = SubtractionSum {
+        set: set.clone(),
+        rule: Rule::Misere,
+    };
+    let mut solver = crate::Solver::new(game);
+    let start = SubtractionSum::canonical(small.clone());
+    let value = solver.value(&start);
+    let mut moves = Vec::new();
+    for (pile, &size) in small.iter().enumerate() {
+        for &take in set.moves().iter().take_while(|&&s| s <= size) {
+            let mut after = small.clone();
+            after[pile] -= take;
+            if solver.value(&SubtractionSum::canonical(after)).outcome() == Outcome::Loss {
+                moves.push(PileMove {
+                    pile,
+                    take,
+                    leaves: BigUint::from(size - take),
+                });
+            }
+        }
+    }
+    Ok((value.outcome(), moves, Method::Search))
+}
+
+/// One pile as a [`Game`]: the position is the number of coins.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SubtractionPile {
+    /// The moves.
+    pub set: SubtractionSet,
+    /// The rule.
+    pub rule: Rule,
+    /// The starting pile.
+    pub pile: u64,
+}
+
+impl Game for SubtractionPile {
+    type Position = u64;
+    type Move = u64;
+
+    fn start(&self) -> u64 {
+        self.pile
+    }
+
+    fn moves(&self, pile: &u64) -> Vec<u64> {
+        self.set
+            .moves()
+            .iter()
+            .copied()
+            .filter(|&s| s <= *pile)
+            .collect()
+    }
+
+    fn play(&self, pile: &u64, take: &u64) -> Transition<u64> {
+        Transition::to(pile - take)
+    }
+
+    fn no_moves(&self, _: &u64) -> Ending {
+        match self.rule {
+            Rule::Normal => Ending::Loss,
+            Rule::Misere => Ending::Win,
+        }
+    }
+}
+
+/// Several piles as a [`Game`]: positions are sorted pile sizes (a multiset), moves are
+/// `(index in that order, coins taken)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SubtractionSum {
+    /// The moves.
+    pub set: SubtractionSet,
+    /// The rule.
+    pub rule: Rule,
+}
+
+impl SubtractionSum {
+    /// The canonical position for `piles`: sorted, empty piles dropped.
+    #[must_use]
+    pub fn canonical(mut piles: Vec<u64>) -> Vec<u64> {
+        piles.retain(|&p| p > 0);
+        piles.sort_unstable();
+        piles
+    }
+}
+
+impl Game for SubtractionSum {
+    type Position = Vec<u64>;
+    type Move = (usize, u64);
+
+    fn start(&self) -> Vec<u64> {
+        Vec::new()
+    }
+
+    fn moves(&self, piles: &Vec<u64>) -> Vec<(usize, u64)> {
+        let mut moves = Vec::new();
+        for (i, &p) in piles.iter().enumerate() {
+            if i > 0 && piles[i - 1] == p {
+                continue; // equal piles give the same positions
+            }
+            moves.extend(
+                self.set
+                    .moves()
+                    .iter()
+                    .take_while(|&&s| s <= p)
+                    .map(|&s| (i, s)),
+            );
+        }
+        moves
+    }
+
+    fn play(&self, piles: &Vec<u64>, &(i, take): &(usize, u64)) -> Transition<Vec<u64>> {
+        let mut next = piles.clone();
+        next[i] -= take;
+        Transition::to(SubtractionSum::canonical(next))
+    }
+
+    fn no_moves(&self, _: &Vec<u64>) -> Ending {
+        match self.rule {
+            Rule::Normal => Ending::Loss,
+            Rule::Misere => Ending::Win,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

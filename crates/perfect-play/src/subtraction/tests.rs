@@ -1,0 +1,317 @@
+use super::*;
+use crate::baseline::coin_dp_table;
+use crate::solver::Solver;
+use proptest::prelude::*;
+
+fn set(moves: &[u64]) -> SubtractionSet {
+    SubtractionSet::new(moves).unwrap()
+}
+
+fn seq(moves: &[u64], rule: Rule) -> Sequence {
+    Sequence::compute(&set(moves), rule, &Limits::default()).unwrap()
+}
+
+/// Grundy (or misère Grundy) values by the definition, with no period involved.
+fn brute_values(moves: &[u64], rule: Rule, n: usize) -> Vec<u8> {
+    let mut v = Vec::with_capacity(n + 1);
+    for i in 0..=n as u64 {
+        let options: Vec<u8> = moves
+            .iter()
+            .filter(|&&s| s <= i)
+            .map(|&s| v[(i - s) as usize])
+            .collect();
+        v.push(if options.is_empty() && rule == Rule::Misere {
+            1
+        } else {
+            (0..).find(|g| !options.contains(g)).unwrap()
+        });
+    }
+    v
+}
+
+#[test]
+fn every_x_y_up_to_30_and_pile_up_to_2000_agrees_with_the_seed_dp_and_the_generic_solver() {
+    const PILES: usize = 2000;
+    for x in 1..=30u64 {
+        for y in 1..=30u64 {
+            for rule in [Rule::Normal, Rule::Misere] {
+                let s = SubtractionSet::coin_game(x, y).unwrap();
+                let sequence = Sequence::compute(&s, rule, &Limits::default()).unwrap();
+                let dp = coin_dp_table(PILES, x as usize, y as usize, rule == Rule::Misere);
+                let brute = brute_values(s.moves(), rule, PILES);
+                let mut solver = Solver::new(SubtractionPile {
+                    set: s.clone(),
+                    rule,
+                    pile: 0,
+                });
+                for n in 0..=PILES as u64 {
+                    let by_solver = solver.value(&n).outcome() == Outcome::Win;
+                    let ctx = format!("x {x} y {y} {rule:?} pile {n}");
+                    assert_eq!(sequence.value(n), brute[n as usize], "{ctx}");
+                    assert_eq!(sequence.wins(&BigUint::from(n)), dp[n as usize], "{ctx}");
+                    assert_eq!(by_solver, dp[n as usize], "{ctx}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn seed_semantics() {
+    assert_eq!(coin_game_winner(0, 3, 4), Ok(Player::Second));
+    assert_eq!(coin_game_winner(1, 1, 1), Ok(Player::First)); // x and y may equal 1
+    assert_eq!(coin_game_winner(2, 1, 1), Ok(Player::Second));
+    assert_eq!(coin_game_winner(5, 0, 4), Err(SubtractionError::ZeroMove));
+    assert_eq!(SubtractionSet::new(&[]), Err(SubtractionError::NoMoves));
+}
+
+#[test]
+fn one_two_three_is_n_mod_4() {
+    let s = seq(&[1, 2, 3], Rule::Normal);
+    assert_eq!(
+        s.period,
+        Period {
+            preperiod: 0,
+            period: 4
+        }
+    );
+    for n in (0..1000).chain([u64::MAX - 3, u64::MAX]) {
+        assert_eq!(u64::from(s.value(n)), n % 4, "{n}");
+    }
+    let huge: BigUint = "1".repeat(100).parse().unwrap(); // 111...1 (100 digits)
+    assert_eq!(BigUint::from(s.value_big(&huge)), &huge % 4u32);
+}
+
+#[test]
+fn one_three_four_loses_at_0_and_2_mod_7() {
+    let s = seq(&[1, 3, 4], Rule::Normal);
+    assert_eq!(
+        s.outcome_period,
+        Period {
+            preperiod: 0,
+            period: 7
+        }
+    );
+    for n in 0..700u64 {
+        assert_eq!(s.value(n) == 0, n % 7 == 0 || n % 7 == 2, "{n}");
+    }
+    assert_eq!(s.value(100), 0); // Ferguson: 100 is a P-position
+}
+
+#[test]
+fn published_tables() {
+    // The reference files, as shipped: S = {2,3,7} values, period and misère values.
+    let text = include_str!("../../tests/reference/subtraction_games.txt");
+    let block = text.split("## S = {2,3,7}").nth(1).unwrap();
+    let values: Vec<u8> = block
+        .lines()
+        .skip(1)
+        .take_while(|l| !l.starts_with("# STATED"))
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.split_whitespace().nth(1).unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(values.len(), 21);
+    let normal = seq(&[2, 3, 7], Rule::Normal);
+    assert_eq!(
+        (0..=20).map(|n| normal.value(n)).collect::<Vec<_>>(),
+        values
+    );
+    assert_eq!(
+        normal.period,
+        Period {
+            preperiod: 0,
+            period: 5
+        }
+    );
+    let misere_line = block
+        .lines()
+        .find(|l| l.contains("misère nim values"))
+        .unwrap();
+    let misere: Vec<u8> = misere_line
+        .rsplit(':')
+        .next()
+        .unwrap()
+        .split(',')
+        .map(|v| v.trim().parse().unwrap())
+        .collect();
+    let m = seq(&[2, 3, 7], Rule::Misere);
+    assert_eq!((0..=20).map(|n| m.value(n)).collect::<Vec<_>>(), misere);
+    // {1,2,3}, listed n g for n = 0..14.
+    let block = text.split("## S = {1,2,3}").nth(1).unwrap();
+    let s = seq(&[1, 2, 3], Rule::Normal);
+    for line in block.lines().skip(1).take_while(|l| !l.starts_with('#')) {
+        let nums: Vec<u64> = line
+            .split_whitespace()
+            .map(|v| v.parse().unwrap())
+            .collect();
+        assert_eq!(u64::from(s.value(nums[0])), nums[1]);
+    }
+}
+
+#[test]
+fn the_proof_windows_really_match() {
+    for moves in [&[1, 3, 4][..], &[2, 3, 7], &[1, 7, 11], &[4, 9, 10, 31]] {
+        for rule in [Rule::Normal, Rule::Misere] {
+            let s = seq(moves, rule);
+            let brute = brute_values(moves, rule, (s.proof.second + s.proof.length) as usize);
+            let (a, b, len) = (
+                s.proof.first as usize,
+                s.proof.second as usize,
+                s.proof.length as usize,
+            );
+            assert_eq!(brute[a..a + len], brute[b..b + len]);
+            assert_eq!(s.proof.second - s.proof.first, s.period.period);
+            // Minimal: no shorter period from the same preperiod across a long stretch.
+            let far = brute_values(moves, rule, 5000);
+            for p in 1..s.period.period as usize {
+                let holds =
+                    (s.period.preperiod as usize..far.len() - p).all(|n| far[n] == far[n + p]);
+                assert!(!holds, "{moves:?} {rule:?} period {p} also works");
+            }
+            if s.period.preperiod > 0 {
+                let n0 = s.period.preperiod as usize - 1;
+                let p = s.period.period as usize;
+                assert_ne!(
+                    far[n0],
+                    far[n0 + p],
+                    "{moves:?} {rule:?} preperiod not minimal"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn large_moves_are_fast_to_prove() {
+    let s = Sequence::compute(
+        &SubtractionSet::coin_game(999_983, 1_000_000).unwrap(),
+        Rule::Normal,
+        &Limits::default(),
+    )
+    .unwrap();
+    assert!(s.values_computed < 20_000_000);
+    let _ = s.value(1_000_000_000_000_000_000);
+}
+
+#[test]
+fn the_limit_stops_the_search_with_a_message() {
+    let limits = Limits {
+        max_values: 100,
+        ..Limits::default()
+    };
+    let err = Sequence::compute(&set(&[1, 1000]), Rule::Normal, &limits).unwrap_err();
+    assert_eq!(err, SubtractionError::NoPeriod(100));
+    assert!(err.to_string().contains("--limit"));
+}
+
+/// Who wins a sum of piles, by plain recursion with no memo: the independent oracle for sums.
+fn brute_sum(moves: &[u64], piles: &[u64], misere: bool) -> bool {
+    let mut any = false;
+    for i in 0..piles.len() {
+        for &s in moves.iter().filter(|&&s| s <= piles[i]) {
+            any = true;
+            let mut next = piles.to_vec();
+            next[i] -= s;
+            if !brute_sum(moves, &next, misere) {
+                return true;
+            }
+        }
+    }
+    !any && misere
+}
+
+#[test]
+fn sums_agree_with_plain_recursion() {
+    for moves in [&[1, 2][..], &[1, 3, 4], &[2, 3], &[1, 2, 3, 4, 5, 6]] {
+        let s = set(moves);
+        for a in 0..7u64 {
+            for b in 0..7u64 {
+                for c in [0, 3, 5] {
+                    let piles = [a, b, c];
+                    let big: Vec<BigUint> = piles.iter().map(|&p| BigUint::from(p)).collect();
+                    for rule in [Rule::Normal, Rule::Misere] {
+                        let misere = rule == Rule::Misere;
+                        let got = analyse(&s, rule, &big, &Limits::default()).unwrap();
+                        let ctx = format!("{moves:?} {piles:?} {rule:?}");
+                        assert_eq!(
+                            got.outcome == Outcome::Win,
+                            brute_sum(moves, &piles, misere),
+                            "{ctx}"
+                        );
+                        for m in &got.winning_moves {
+                            let mut after = piles;
+                            after[m.pile] -= m.take;
+                            assert!(
+                                !brute_sum(moves, &after, misere),
+                                "{ctx}: {m:?} does not win"
+                            );
+                        }
+                        let expected = (0..3)
+                            .flat_map(|i| moves.iter().map(move |&t| (i, t)))
+                            .filter(|&(i, t)| {
+                                let mut after = piles;
+                                t <= after[i] && {
+                                    after[i] -= t;
+                                    !brute_sum(moves, &after, misere)
+                                }
+                            })
+                            .count();
+                        assert_eq!(got.winning_moves.len(), expected, "{ctx}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn misere_nim_rule_is_used_when_every_size_is_a_move() {
+    let s = set(&[1, 2, 3, 4, 5, 6, 7, 8]);
+    let piles: Vec<BigUint> = [3u64, 5, 7].iter().map(|&p| BigUint::from(p)).collect();
+    let a = analyse(&s, Rule::Misere, &piles, &Limits::default()).unwrap();
+    assert_eq!(a.method, Method::MisereNimRule);
+    assert_eq!(a.outcome == Outcome::Win, nim::misere_wins(&[3, 5, 7]));
+}
+
+#[test]
+fn misere_sum_out_of_reach_says_so() {
+    let piles: Vec<BigUint> = [1_000_000u64, 1_000_000, 999]
+        .iter()
+        .map(|&p| BigUint::from(p))
+        .collect();
+    let err = analyse(&set(&[2, 3]), Rule::Misere, &piles, &Limits::default()).unwrap_err();
+    assert!(matches!(err, SubtractionError::SearchTooLarge(_)));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn far_piles_answer_like_their_reduced_pile(
+        moves in proptest::collection::vec(1u64..40, 1..5),
+        n in 0u64..1_000_000_000_000,
+        k in 1u64..1_000_000,
+        misere: bool,
+    ) {
+        let s = SubtractionSet::new(&moves).unwrap();
+        let rule = if misere { Rule::Misere } else { Rule::Normal };
+        let sequence = Sequence::compute(&s, rule, &Limits::default()).unwrap();
+        let Period { preperiod, period } = sequence.period;
+        let far = BigUint::from(n) + BigUint::from(k) * period * 1_000_000_007u64;
+        let reduced = if n < preperiod { n } else { preperiod + (n - preperiod) % period };
+        let brute = brute_values(s.moves(), rule, reduced as usize);
+        prop_assert_eq!(sequence.value_big(&far), brute[reduced as usize]);
+        let far_answer = analyse(&s, rule, &[far], &Limits::default()).unwrap();
+        let near_answer = analyse(&s, rule, &[BigUint::from(reduced)], &Limits::default()).unwrap();
+        prop_assert_eq!(far_answer.outcome, near_answer.outcome);
+        // The same moves win from any pile congruent to the far one whose every move lands
+        // past the preperiod.
+        if n >= preperiod {
+            let periods = (preperiod + s.largest()).div_ceil(period);
+            let congruent = reduced + periods * period;
+            let takes = |a: &Analysis| a.winning_moves.iter().map(|m| m.take).collect::<Vec<_>>();
+            let congruent_answer = analyse(&s, rule, &[BigUint::from(congruent)], &Limits::default()).unwrap();
+            prop_assert_eq!(takes(&far_answer), takes(&congruent_answer));
+        }
+    }
+}
