@@ -34,6 +34,8 @@ pub enum Command {
     Coins(CoinsArgs),
     /// Subtraction games: piles of coins, a move takes a number of coins from the set.
     Subtraction(SubtractionArgs),
+    /// Stone Game / coins in a row: take the pile at either end; the larger total wins.
+    Stones(StonesArgs),
     /// Can I Win: pick unused numbers from 1..=MAX; whoever brings the total to TOTAL wins.
     #[command(name = "can-i-win")]
     CanIWin(CanIWinArgs),
@@ -119,6 +121,37 @@ pub struct SubtractionArgs {
     /// Most pile sizes the period search may compute (default 200000000).
     #[arg(long, value_name = "N", value_parser = parse_count)]
     pub limit: Option<u64>,
+}
+
+/// Arguments of `perfect-play stones`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  perfect-play stones 5 3 4 5\n  perfect-play stones 1 5 2 --ties-win --line\n  perfect-play stones --file row.txt --json\n  seq 1 1000 | perfect-play stones -\n  printf '5 3 4 5\\n2 2\\n' | perfect-play stones --batch"
+)]
+pub struct StonesArgs {
+    /// The piles in row order (any i64 values). `-` alone reads them from stdin.
+    #[arg(value_name = "PILE", allow_negative_numbers = true)]
+    pub piles: Vec<String>,
+
+    /// Read the piles from a file (whitespace or comma separated).
+    #[arg(long, value_name = "PATH", conflicts_with = "batch")]
+    pub file: Option<std::path::PathBuf>,
+
+    /// A tie counts as a first-player win (as in "Predict the Winner").
+    #[arg(long)]
+    pub ties_win: bool,
+
+    /// Print the whole optimal line of play (one decision bit per interval of the row).
+    #[arg(long)]
+    pub line: bool,
+
+    /// Read one row per line from stdin; print one JSON object per line.
+    #[arg(long)]
+    pub batch: bool,
+
+    /// Memory the decision bits of --line may use, e.g. 4G (default 2G: rows up to ~185,000).
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub memory_limit: Option<u64>,
 }
 
 /// Arguments of `perfect-play can-i-win`.

@@ -94,3 +94,8 @@ pub fn value_char(v: impl Into<u32>) -> char {
         _ => '+',
     }
 }
+
+/// A wide integer as JSON: a number while it fits in 64 bits, a decimal string beyond.
+pub fn int_json(v: i128) -> serde_json::Value {
+    i64::try_from(v).map_or_else(|_| json!(v.to_string()), |v| json!(v))
+}

@@ -96,3 +96,22 @@ pub fn coin_dp_winner(n: usize, x: usize, y: usize) -> char {
         'B'
     }
 }
+
+/// The Stone Game seed's DP: an `(N+2) x (N+2)` table, the first player maximising and the
+/// second minimising by the parity of the interval. Returns the margin (first minus second).
+#[must_use]
+pub fn stone_game_dp(piles: &[i64]) -> i64 {
+    let n = piles.len();
+    let mut dp = vec![vec![0i64; n + 2]; n + 2];
+    for size in 1..=n {
+        for i in 0..=n - size {
+            let j = i + size - 1;
+            dp[i + 1][j + 1] = if (j + i + n) % 2 == 1 {
+                (piles[i] + dp[i + 2][j + 1]).max(piles[j] + dp[i + 1][j])
+            } else {
+                (-piles[i] + dp[i + 2][j + 1]).min(-piles[j] + dp[i + 1][j])
+            };
+        }
+    }
+    if n == 0 { 0 } else { dp[1][n] }
+}

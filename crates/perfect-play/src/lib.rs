@@ -31,6 +31,7 @@ pub mod big;
 pub mod can_i_win;
 pub mod nim;
 pub mod subtraction;
+pub mod take_ends;
 pub mod tic_tac_toe;
 
 pub use game::{Ending, Game, Transition};

@@ -23,6 +23,11 @@ pub fn run() -> Result<Output, CommandError> {
             super::subtraction::solve_coins("10", "3", "4", false, true, Default::default())?,
         ),
         (
+            "stones",
+            "perfect-play stones 5 3 4 5".into(),
+            super::stones::solve(&[5, 3, 4, 5])?,
+        ),
+        (
             "can-i-win",
             "perfect-play can-i-win 10 11".into(),
             super::can_i_win::solve(10, 11)?,

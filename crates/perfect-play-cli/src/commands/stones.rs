@@ -1,0 +1,155 @@
+//! `perfect-play stones`: the take-from-either-end game with exact margins.
+
+use super::CommandError;
+use crate::args::StonesArgs;
+use crate::output::{self, Output, int_json};
+use crate::progress;
+use perfect_play::Outcome;
+use perfect_play::take_ends::{self, Analysis, End, Options};
+use serde_json::json;
+use std::io::Read;
+
+/// Piles from text: whitespace- or comma-separated integers.
+fn parse_row(text: &str) -> Result<Vec<i64>, CommandError> {
+    text.split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+        .map(|t| {
+            t.parse::<i64>().map_err(|e| {
+                match e.kind() {
+                    std::num::IntErrorKind::PosOverflow | std::num::IntErrorKind::NegOverflow => {
+                        format!("pile {t} does not fit in a 64-bit integer")
+                    }
+                    _ => format!("pile {t:?} is not a whole number"),
+                }
+                .into()
+            })
+        })
+        .collect()
+}
+
+fn options(args: &StonesArgs) -> Options {
+    let defaults = Options::default();
+    Options {
+        ties_win: args.ties_win,
+        line: args.line,
+        memory_limit: args.memory_limit.unwrap_or(defaults.memory_limit),
+    }
+}
+
+pub fn run(args: &StonesArgs, json: bool) -> Result<Output, CommandError> {
+    let row = if let Some(path) = &args.file {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        parse_row(&text)?
+    } else if args.piles == ["-"] {
+        let mut text = String::new();
+        std::io::stdin().read_to_string(&mut text)?;
+        parse_row(&text)?
+    } else {
+        parse_row(&args.piles.join(" "))?
+    };
+    let bar = progress::bar("solving", json || row.len() < 20_000);
+    bar.set_length(1);
+    let analysis = take_ends::analyse(&row, &options(args))?;
+    bar.finish_and_clear();
+    Ok(render(&row, &analysis, args.ties_win))
+}
+
+/// Solve one row; used by the tour too.
+pub fn solve(row: &[i64]) -> Result<Output, CommandError> {
+    Ok(render(
+        row,
+        &take_ends::analyse(row, &Options::default())?,
+        false,
+    ))
+}
+
+pub fn batch(args: &StonesArgs) -> Result<(), CommandError> {
+    let options = options(args);
+    super::batch_lines(|line| {
+        let row = parse_row(line)?;
+        Ok(render(&row, &take_ends::analyse(&row, &options)?, args.ties_win).json)
+    })
+}
+
+fn render(row: &[i64], a: &Analysis, ties_win: bool) -> Output {
+    let shown = if row.len() <= 20 {
+        output::list(row)
+    } else {
+        format!("{} piles", row.len())
+    };
+    let verdict = match a.outcome {
+        Outcome::Win => format!("The first player wins by {}", a.margin),
+        Outcome::Loss => format!("The second player wins by {}", -a.margin),
+        Outcome::Draw if ties_win => "A tie, which counts as a first-player win".to_string(),
+        Outcome::Draw => "A tie: neither player can do better".to_string(),
+    };
+    let mut text = format!(
+        "Row {shown}: {verdict} ({} to {}).\n",
+        a.first_total, a.second_total
+    );
+    let ends: Vec<String> = a.optimal_moves.iter().map(ToString::to_string).collect();
+    if !ends.is_empty() {
+        text.push_str(&format!(
+            "Optimal first move{}: take the {} end.\n",
+            if ends.len() > 1 { "s" } else { "" },
+            ends.join(" or the ")
+        ));
+    }
+    if row.len() % 2 == 0 && !row.is_empty() {
+        text.push_str(
+            "(An even number of piles: the first player can always take all the odd- or all the even-indexed piles, so never loses.)\n",
+        );
+    }
+    if let Some(line) = &a.best_line {
+        text.push_str(&format!("Best line: {}\n", describe_line(row, line)));
+    }
+    let winning: Vec<End> = if a.first_player_wins {
+        a.optimal_moves.clone()
+    } else {
+        Vec::new()
+    };
+    let mut json = json!({
+        "piles": row.len(),
+        "first_player_wins": a.first_player_wins,
+        "outcome": a.outcome,
+        "margin": int_json(a.margin),
+        "first_total": int_json(a.first_total),
+        "second_total": int_json(a.second_total),
+        "winning_moves": winning,
+        "optimal_moves": a.optimal_moves,
+        "remoteness": row.len(),
+        "ties_win": ties_win,
+    });
+    if let Some(line) = &a.best_line {
+        json["best_line"] = json!(line);
+    }
+    Output { text, json }
+}
+
+/// "first takes 5 (left), second takes 5 (right), ..." for short lines, else the ends alone.
+fn describe_line(row: &[i64], line: &[End]) -> String {
+    if line.len() > 40 {
+        return line
+            .iter()
+            .map(|e| if *e == End::Left { 'L' } else { 'R' })
+            .collect();
+    }
+    let (mut i, mut j) = (0, row.len());
+    let mut steps = Vec::new();
+    for (ply, end) in line.iter().enumerate() {
+        let who = if ply % 2 == 0 { "first" } else { "second" };
+        let taken = match end {
+            End::Left => {
+                i += 1;
+                row[i - 1]
+            }
+            End::Right => {
+                j -= 1;
+                row[j]
+            }
+        };
+        steps.push(format!("{who} takes {taken} ({end})"));
+    }
+    steps.join(", ")
+}

@@ -1,0 +1,379 @@
+//! Take-from-either-end games: a row of piles, players alternately take the whole pile at the
+//! left or the right end, and each wants the larger total ("Stone Game", and the coin seed's
+//! "Optimal strategy for a game", coins in a row).
+//!
+//! ```
+//! use perfect_play::take_ends::{stone_game, analyse, Options, End};
+//! use perfect_play::Outcome;
+//!
+//! assert_eq!(stone_game(&[5, 3, 4, 5]), Ok(true)); // the seed's examples
+//! assert_eq!(stone_game(&[3, 7, 2, 3]), Ok(true));
+//! let a = analyse(&[2, 2], &Options::default()).unwrap();
+//! assert_eq!(a.outcome, Outcome::Draw); // ties exist
+//! let a = analyse(&[1, 5, 2], &Options::default()).unwrap();
+//! assert_eq!((a.margin, a.optimal_moves.clone()), (-2, vec![End::Left, End::Right]));
+//! ```
+//!
+//! With an even number of piles the first player never loses: colour the piles alternately;
+//! the first player can always take every pile of one colour (whichever end is of that colour,
+//! the opponent is then left with two ends of the other colour), so they get at least the
+//! larger colour total. The seed's `return true` relies on that plus an odd total (no tie);
+//! this module computes instead, for any length and any values.
+
+use crate::game::{Ending, Game, Transition};
+use crate::player::Outcome;
+use rayon::prelude::*;
+use serde::Serialize;
+use thiserror::Error;
+
+/// Why a row cannot be analysed.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum TakeEndsError {
+    /// The decision table for the optimal line would exceed the memory limit.
+    #[error(
+        "the optimal line of {piles} piles needs {needed_mib} MiB of decision bits, above the limit of {limit_mib} MiB; raise it with --memory-limit or leave out --line"
+    )]
+    LineTooLarge {
+        /// Row length.
+        piles: usize,
+        /// Memory the decision bits need.
+        needed_mib: u64,
+        /// The limit in force.
+        limit_mib: u64,
+    },
+}
+
+/// An end of the row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum End {
+    /// The leftmost pile.
+    Left,
+    /// The rightmost pile.
+    Right,
+}
+
+impl std::fmt::Display for End {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            End::Left => "left",
+            End::Right => "right",
+        })
+    }
+}
+
+/// Choices for an analysis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// A tie counts as a first-player win ("Predict the Winner").
+    pub ties_win: bool,
+    /// Also compute the whole optimal line (one decision bit per interval).
+    pub line: bool,
+    /// Memory the decision bits may take, in bytes (default 2 GiB).
+    pub memory_limit: u64,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            ties_win: false,
+            line: false,
+            memory_limit: 2 << 30,
+        }
+    }
+}
+
+/// The full answer for a row.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Analysis {
+    /// First player's total minus the second player's, under perfect play.
+    pub margin: i128,
+    /// The first player's total.
+    pub first_total: i128,
+    /// The second player's total.
+    pub second_total: i128,
+    /// Win, loss or draw for the first player (a tie is a draw).
+    pub outcome: Outcome,
+    /// The answer to "does the first player win?" under the chosen tie rule.
+    pub first_player_wins: bool,
+    /// Every first move that achieves the margin.
+    pub optimal_moves: Vec<End>,
+    /// One optimal line of play to the end, when asked for.
+    pub best_line: Option<Vec<End>>,
+}
+
+/// The seed's question: does the first player end with a strictly larger total?
+///
+/// # Errors
+/// None for the margin alone; the `Result` matches the other families' functions.
+pub fn stone_game(piles: &[i64]) -> Result<bool, TakeEndsError> {
+    Ok(analyse(piles, &Options::default())?.first_player_wins)
+}
+
+/// Bytes of decision bits the optimal line of `n` piles needs (one bit per interval, each
+/// length's row rounded up to whole 64-bit words).
+#[must_use]
+pub fn line_bytes(n: usize) -> u64 {
+    (1..=n as u64)
+        .map(|len| (n as u64 - len + 1).div_ceil(64) * 8)
+        .sum()
+}
+
+/// Analyse a row: margin, totals, outcome, optimal first moves and (optionally) the line.
+///
+/// # Errors
+/// [`TakeEndsError::LineTooLarge`] when the line is asked for and its bits exceed the limit.
+pub fn analyse(piles: &[i64], options: &Options) -> Result<Analysis, TakeEndsError> {
+    let n = piles.len();
+    if options.line && line_bytes(n) > options.memory_limit {
+        return Err(TakeEndsError::LineTooLarge {
+            piles: n,
+            needed_mib: line_bytes(n).div_ceil(1 << 20),
+            limit_mib: options.memory_limit >> 20,
+        });
+    }
+    let sum: i128 = piles.iter().map(|&p| i128::from(p)).sum();
+    let mut decisions = options.line.then(|| Decisions::new(n));
+    let top = margins(piles, decisions.as_mut());
+    let margin = top.margin;
+    let optimal_moves = match n {
+        0 => Vec::new(),
+        1 => vec![End::Left],
+        _ => {
+            let mut ends = Vec::new();
+            if i128::from(piles[0]) - top.without_left == margin {
+                ends.push(End::Left);
+            }
+            if i128::from(piles[n - 1]) - top.without_right == margin {
+                ends.push(End::Right);
+            }
+            ends
+        }
+    };
+    let outcome = Outcome::from_margin(margin);
+    Ok(Analysis {
+        margin,
+        first_total: (sum + margin) / 2,
+        second_total: (sum - margin) / 2,
+        outcome,
+        first_player_wins: outcome == Outcome::Win
+            || (options.ties_win && outcome == Outcome::Draw),
+        optimal_moves,
+        best_line: decisions.map(|d| d.line(n)),
+    })
+}
+
+/// The margin of the whole row and of the two rows one pile shorter.
+struct Top {
+    margin: i128,
+    without_left: i128,
+    without_right: i128,
+}
+
+/// Diagonals at least this long are split across threads.
+const PARALLEL_MIN: usize = 8192;
+/// Starts per parallel chunk (a multiple of 64, so each chunk owns whole decision words).
+const CHUNK: usize = 4096;
+
+/// Numbers the margin pass can run on: `i64` lanes when nothing can overflow, else `i128`.
+trait Lane: Copy + Send + Sync + Ord + Default + std::ops::Sub<Output = Self> {
+    fn from_i64(v: i64) -> Self;
+    fn to_i128(self) -> i128;
+}
+
+impl Lane for i64 {
+    fn from_i64(v: i64) -> i64 {
+        v
+    }
+    fn to_i128(self) -> i128 {
+        i128::from(self)
+    }
+}
+
+impl Lane for i128 {
+    fn from_i64(v: i64) -> i128 {
+        i128::from(v)
+    }
+    fn to_i128(self) -> i128 {
+        self
+    }
+}
+
+fn margins(piles: &[i64], decisions: Option<&mut Decisions>) -> Top {
+    // |margin| <= sum of |pile|: i64 suffices while that stays below 2^62.
+    let bound: u128 = piles.iter().map(|p| u128::from(p.unsigned_abs())).sum();
+    if bound < 1 << 62 {
+        margins_in::<i64>(piles, decisions)
+    } else {
+        margins_in::<i128>(piles, decisions)
+    }
+}
+
+/// One chunk of a diagonal: `out[k]` is the margin on the `len` piles starting at `base + k`,
+/// from `prev` (the diagonal of length `len - 1`); `words`, when given, gets the decision bits.
+fn fill<T: Lane>(
+    a: &[T],
+    prev: &[T],
+    len: usize,
+    base: usize,
+    out: &mut [T],
+    words: Option<&mut [u64]>,
+) {
+    let count = out.len();
+    let left_piles = &a[base..base + count];
+    let right_piles = &a[base + len - 1..base + len - 1 + count];
+    let without_left = &prev[base + 1..base + 1 + count];
+    let without_right = &prev[base..base + count];
+    for (((o, &l), &r), (&wl, &wr)) in out
+        .iter_mut()
+        .zip(left_piles)
+        .zip(right_piles)
+        .zip(without_left.iter().zip(without_right))
+    {
+        *o = (l - wl).max(r - wr);
+    }
+    if let Some(words) = words {
+        for (w, word) in words.iter_mut().enumerate() {
+            let mut bits = 0u64;
+            for k in (w * 64..count.min(w * 64 + 64)).rev() {
+                bits = bits << 1
+                    | u64::from(
+                        left_piles[k] - without_left[k] >= right_piles[k] - without_right[k],
+                    );
+            }
+            *word = bits;
+        }
+    }
+}
+
+/// Diagonal by diagonal: `next[i]` is the margin for the player to move on the `len` piles
+/// starting at `i`, from the row of length `len - 1` in `prev`. Two rows of `n` numbers.
+fn margins_in<T: Lane>(piles: &[i64], mut decisions: Option<&mut Decisions>) -> Top {
+    let n = piles.len();
+    if n == 0 {
+        return Top {
+            margin: 0,
+            without_left: 0,
+            without_right: 0,
+        };
+    }
+    let a: Vec<T> = piles.iter().map(|&p| T::from_i64(p)).collect();
+    let mut prev = vec![T::default(); n + 1];
+    let mut next = vec![T::default(); n + 1];
+    let mut shorter = (0i128, 0i128);
+    for len in 1..=n {
+        let count = n - len + 1;
+        if len == n {
+            shorter = (prev[1].to_i128(), prev[0].to_i128());
+        }
+        let words = decisions.as_deref_mut().map(|d| d.row_mut(len));
+        let out = &mut next[..count];
+        if count >= PARALLEL_MIN {
+            match words {
+                Some(words) => out
+                    .par_chunks_mut(CHUNK)
+                    .zip(words.par_chunks_mut(CHUNK / 64))
+                    .enumerate()
+                    .for_each(|(c, (o, w))| fill(&a, &prev, len, c * CHUNK, o, Some(w))),
+                None => out
+                    .par_chunks_mut(CHUNK)
+                    .enumerate()
+                    .for_each(|(c, o)| fill(&a, &prev, len, c * CHUNK, o, None)),
+            }
+        } else {
+            fill(&a, &prev, len, 0, out, words);
+        }
+        std::mem::swap(&mut prev, &mut next);
+    }
+    Top {
+        margin: prev[0].to_i128(),
+        without_left: shorter.0,
+        without_right: shorter.1,
+    }
+}
+
+/// One bit per interval: taking the left end is optimal (ties prefer the left). Each length's
+/// row starts on a word boundary so that chunks of it can be filled in parallel.
+struct Decisions {
+    bits: Vec<u64>,
+    /// Word offset of the row of each length.
+    offsets: Vec<usize>,
+}
+
+impl Decisions {
+    fn new(n: usize) -> Decisions {
+        let mut offsets = vec![0usize; n + 2];
+        for len in 1..=n {
+            offsets[len + 1] = offsets[len] + (n - len + 1).div_ceil(64);
+        }
+        Decisions {
+            bits: vec![0; offsets[n + 1]],
+            offsets,
+        }
+    }
+
+    fn row_mut(&mut self, len: usize) -> &mut [u64] {
+        &mut self.bits[self.offsets[len]..self.offsets[len + 1]]
+    }
+
+    fn left_best(&self, len: usize, start: usize) -> bool {
+        self.bits[self.offsets[len] + start / 64] >> (start % 64) & 1 == 1
+    }
+
+    fn line(&self, n: usize) -> Vec<End> {
+        let (mut start, mut len) = (0, n);
+        let mut line = Vec::with_capacity(n);
+        while len > 0 {
+            if self.left_best(len, start) {
+                line.push(End::Left);
+                start += 1;
+            } else {
+                line.push(End::Right);
+            }
+            len -= 1;
+        }
+        line
+    }
+}
+
+/// The row as a scoring [`Game`]: positions are the half-open range of piles left.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TakeEnds {
+    /// The piles.
+    pub piles: Vec<i64>,
+}
+
+impl Game for TakeEnds {
+    type Position = (usize, usize);
+    type Move = End;
+
+    fn start(&self) -> (usize, usize) {
+        (0, self.piles.len())
+    }
+
+    fn moves(&self, &(i, j): &(usize, usize)) -> Vec<End> {
+        match j - i {
+            0 => Vec::new(),
+            1 => vec![End::Left],
+            _ => vec![End::Left, End::Right],
+        }
+    }
+
+    fn play(&self, &(i, j): &(usize, usize), end: &End) -> Transition<(usize, usize)> {
+        let (taken, position) = match end {
+            End::Left => (self.piles[i], (i + 1, j)),
+            End::Right => (self.piles[j - 1], (i, j - 1)),
+        };
+        Transition::Continue {
+            position,
+            reward: taken,
+        }
+    }
+
+    fn no_moves(&self, _: &(usize, usize)) -> Ending {
+        Ending::Score(0)
+    }
+}
+
+#[cfg(test)]
+mod tests;
