@@ -36,6 +36,8 @@ pub enum Command {
     Subtraction(SubtractionArgs),
     /// Stone Game / coins in a row: take the pile at either end; the larger total wins.
     Stones(StonesArgs),
+    /// Octal (take-and-break) games: Grundy values, proven periods, sums and misère.
+    Octal(OctalArgs),
     /// Can I Win: pick unused numbers from 1..=MAX; whoever brings the total to TOTAL wins.
     #[command(name = "can-i-win")]
     CanIWin(CanIWinArgs),
@@ -152,6 +154,50 @@ pub struct StonesArgs {
     /// Memory the decision bits of --line may use, e.g. 4G (default 2G: rows up to ~185,000).
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     pub memory_limit: Option<u64>,
+}
+
+/// Arguments of `perfect-play octal`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Digit k after the point says what removing k tokens may leave: 1 = nothing, 2 = one heap, 4 = two heaps (add them). The digit before the point is 0, or 4 to allow splitting a heap without taking.\n\nExamples:\n  perfect-play octal 0.77 --upto 1000          Kayles: its proven period\n  perfect-play octal 0.07 10 20 33             Dawson's Kayles: who wins the sum, and how\n  perfect-play octal 0.16 --upto 600000        .16: period 149459 from 105351\n  perfect-play octal 0.6 --upto 200000 --full  an unsolved game: every value\n  perfect-play octal 0.77 5 7 --misere         misère play, by exact search"
+)]
+pub struct OctalArgs {
+    /// The octal code, e.g. 0.77 (Kayles), .07 (Dawson's Kayles), 0.137, 4.7.
+    #[arg(value_name = "CODE")]
+    pub code: String,
+
+    /// Heap sizes (any size, in decimal): the outcome of their sum and the winning moves.
+    #[arg(value_name = "HEAP", allow_negative_numbers = true)]
+    pub heaps: Vec<String>,
+
+    /// Compute Grundy values of heaps 0..=N at most (default: the largest heap, at least 65536).
+    #[arg(long, value_name = "N", value_parser = parse_count)]
+    pub upto: Option<u64>,
+
+    /// Keep computing to --upto after a period is proven.
+    #[arg(long)]
+    pub full: bool,
+
+    /// Print the values of heaps 0..=N (N from --upto).
+    #[arg(long)]
+    pub values: bool,
+
+    /// Misère play (whoever moves last loses), by exact search over the heaps.
+    #[arg(long)]
+    pub misere: bool,
+
+    /// The method for Grundy values.
+    #[arg(long, value_enum, default_value_t = OctalMethodArg::RareCommon)]
+    pub method: OctalMethodArg,
+}
+
+/// `--method` values for octal games.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum OctalMethodArg {
+    /// Every option of every heap.
+    Naive,
+    /// The rare/common split: fast where few heaps have rare values.
+    RareCommon,
 }
 
 /// Arguments of `perfect-play can-i-win`.

@@ -22,6 +22,7 @@
 #![warn(missing_docs)]
 
 pub mod game;
+pub mod period;
 pub mod player;
 pub mod solver;
 pub mod value;
@@ -30,13 +31,14 @@ pub mod baseline;
 pub mod big;
 pub mod can_i_win;
 pub mod nim;
+pub mod octal;
 pub mod subtraction;
 pub mod take_ends;
 pub mod tic_tac_toe;
 
 pub use game::{Ending, Game, Transition};
 pub use player::{Outcome, Player};
-pub use solver::{Analysis, MoveValue, Solver};
+pub use solver::{Analysis, MoveValue, Solver, StateLimit};
 pub use value::Value;
 
 /// The README's Rust examples, compiled and run as doc tests.

@@ -52,18 +52,31 @@ impl<M: Clone> Analysis<M> {
     }
 }
 
+/// The search needed more positions than the solver's limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the search needs more than {0} positions")]
+pub struct StateLimit(pub usize);
+
 /// Memoised negamax over a [`Game`]. Keeps its transposition table between queries.
 pub struct Solver<G: Game> {
     game: G,
     table: HashMap<G::Position, Value>,
+    limit: usize,
 }
 
 impl<G: Game> Solver<G> {
-    /// A solver with an empty table.
+    /// A solver with an empty table and no limit on its size.
     pub fn new(game: G) -> Self {
+        Solver::with_limit(game, usize::MAX)
+    }
+
+    /// A solver that refuses ([`StateLimit`]) to hold more than `limit` positions; query it
+    /// with [`Solver::try_value`].
+    pub fn with_limit(game: G, limit: usize) -> Self {
         Solver {
             game,
             table: HashMap::new(),
+            limit,
         }
     }
 
@@ -81,33 +94,59 @@ impl<G: Game> Solver<G> {
     ///
     /// Recursion depth equals the longest line of play from `position`; for very long games,
     /// solve positions in order of increasing depth first so the recursion stays shallow.
+    ///
+    /// # Panics
+    /// Only for a solver made [`Solver::with_limit`] whose limit is exceeded; such a solver is
+    /// queried with [`Solver::try_value`].
     pub fn value(&mut self, position: &G::Position) -> Value {
+        self.try_value(position)
+            .expect("a solver without a limit never reaches it")
+    }
+
+    /// The value of `position`, or [`StateLimit`] when solving it would exceed the limit.
+    ///
+    /// # Errors
+    /// [`StateLimit`] past the limit given to [`Solver::with_limit`].
+    pub fn try_value(&mut self, position: &G::Position) -> Result<Value, StateLimit> {
         if let Some(&value) = self.table.get(position) {
-            return value;
+            return Ok(value);
+        }
+        if self.table.len() >= self.limit {
+            return Err(StateLimit(self.limit));
         }
         let moves = self.game.moves(position);
-        let value = if moves.is_empty() {
-            Value::terminal(self.game.no_moves(position).score())
-        } else {
-            moves
-                .iter()
-                .map(|mv| self.move_value(position, mv))
-                .max_by(|a, b| a.preference(*b))
-                .expect("at least one move")
-        };
+        let mut best: Option<Value> = None;
+        for mv in &moves {
+            let v = self.try_move_value(position, mv)?;
+            if best.is_none_or(|b| v.preference(b) == Ordering::Greater) {
+                best = Some(v);
+            }
+        }
+        let value = best.unwrap_or_else(|| Value::terminal(self.game.no_moves(position).score()));
         self.table.insert(position.clone(), value);
-        value
+        Ok(value)
     }
 
     /// The value of playing `mv` in `position`, for the player who plays it.
     pub fn move_value(&mut self, position: &G::Position, mv: &G::Move) -> Value {
-        match self.game.play(position, mv) {
+        self.try_move_value(position, mv)
+            .expect("a solver without a limit never reaches it")
+    }
+
+    fn try_move_value(
+        &mut self,
+        position: &G::Position,
+        mv: &G::Move,
+    ) -> Result<Value, StateLimit> {
+        Ok(match self.game.play(position, mv) {
             Transition::End(ending) => Value {
                 score: ending.score(),
                 remoteness: 1,
             },
-            Transition::Continue { position, reward } => self.value(&position).before_move(reward),
-        }
+            Transition::Continue { position, reward } => {
+                self.try_value(&position)?.before_move(reward)
+            }
+        })
     }
 
     /// The value of `position`, of every legal move, and one optimal line of play.

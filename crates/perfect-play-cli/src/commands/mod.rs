@@ -2,6 +2,7 @@
 
 mod can_i_win;
 mod nim;
+mod octal;
 mod stones;
 mod subtraction;
 mod tic_tac_toe;
@@ -26,6 +27,7 @@ pub fn run(cli: &Cli) -> Result<(), CommandError> {
         Command::Subtraction(args) => subtraction::run(args)?,
         Command::Stones(args) if args.batch => return stones::batch(args),
         Command::Stones(args) => stones::run(args, cli.json)?,
+        Command::Octal(args) => octal::run(args, cli.json)?,
         Command::CanIWin(args) if args.batch => return can_i_win::batch(args),
         Command::CanIWin(args) => can_i_win::run(args, cli.json)?,
     };

@@ -28,6 +28,11 @@ pub fn run() -> Result<Output, CommandError> {
             super::stones::solve(&[5, 3, 4, 5])?,
         ),
         (
+            "octal",
+            "perfect-play octal 0.77 3 4 5".into(),
+            super::octal::tour_example()?,
+        ),
+        (
             "can-i-win",
             "perfect-play can-i-win 10 11".into(),
             super::can_i_win::solve(10, 11)?,

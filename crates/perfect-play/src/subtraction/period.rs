@@ -7,16 +7,10 @@
 //! windows' fingerprints. Windows are compared by a rolling hash and confirmed value by value,
 //! so a hash collision can never produce a wrong period.
 
+use crate::period::prime_factors;
 use serde::Serialize;
 
-/// A proven period: `value(n) = value(n + period)` for every `n >= preperiod`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-pub struct Period {
-    /// The first index from which the sequence repeats.
-    pub preperiod: u64,
-    /// The length of the repeating block (minimal).
-    pub period: u64,
-}
+pub use crate::period::Period;
 
 /// The evidence: the windows `[first, first + length)` and `[second, second + length)` are equal,
 /// and `length` is the largest move, so the sequence repeats from `first` with period
@@ -171,25 +165,6 @@ pub fn projected_period(values: &[u8], period: Period, project: impl Fn(u8) -> b
     }
 }
 
-/// The distinct prime factors of `n`.
-fn prime_factors(mut n: usize) -> Vec<usize> {
-    let mut factors = Vec::new();
-    let mut q = 2;
-    while q * q <= n {
-        if n % q == 0 {
-            factors.push(q);
-            while n % q == 0 {
-                n /= q;
-            }
-        }
-        q += 1;
-    }
-    if n > 1 {
-        factors.push(n);
-    }
-    factors
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -242,15 +217,6 @@ mod tests {
                 period: 1
             })
         );
-    }
-
-    #[test]
-    fn prime_factors_are_distinct() {
-        assert_eq!(prime_factors(12), [2, 3]);
-        assert_eq!(prime_factors(1), Vec::<usize>::new());
-        assert_eq!(prime_factors(49), [7]);
-        assert_eq!(prime_factors(999_983), [999_983]); // the largest prime below 10^6
-        assert_eq!(prime_factors(1_999_983), [3, 379, 1759]);
     }
 
     #[test]

@@ -1,0 +1,80 @@
+//! `perfect-play octal`: periods, sums, values, misère and bad codes.
+
+mod common;
+use common::{assert_bad_input, json, run};
+use serde_json::json;
+
+#[test]
+fn kayles_period_and_sum() {
+    let v = json(&["octal", "0.77", "3", "4", "5"]);
+    assert_eq!(v["code"], "0.77");
+    assert_eq!(v["period"], json!({"preperiod": 71, "period": 12}));
+    assert_eq!(v["grundy"], json!([3, 1, 4]));
+    assert_eq!(v["nim_sum"], 6);
+    assert_eq!(v["first_player_wins"], true);
+    assert!(!v["winning_moves"].as_array().unwrap().is_empty());
+    let m = &v["winning_moves"][0];
+    assert!(m["heap"].is_u64() && m["take"].is_u64() && m["leaves"].is_array());
+}
+
+#[test]
+fn dawsons_kayles_period() {
+    let v = json(&["octal", ".07", "--upto", "1000"]);
+    assert_eq!(v["period"], json!({"preperiod": 53, "period": 34}));
+}
+
+#[test]
+fn values_on_request() {
+    let v = json(&["octal", "0.333", "--upto", "12", "--values"]);
+    assert_eq!(v["values"], json!([0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0]));
+    let v = json(&["octal", "0.77", "--upto", "20", "--values", "--full"]);
+    assert_eq!(
+        v["values"],
+        json!([
+            0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1
+        ])
+    );
+}
+
+#[test]
+fn no_period_is_null() {
+    let v = json(&["octal", "0.6", "--upto", "3000"]);
+    assert!(v["period"].is_null());
+    assert_eq!(v["values_computed"], 3001);
+}
+
+#[test]
+fn huge_heaps_use_the_period() {
+    let googol = format!("1{}", "0".repeat(100));
+    let v = json(&["octal", "0.77", &googol, "1"]);
+    assert!(v["grundy"][0].is_u64());
+}
+
+#[test]
+fn misere_by_search() {
+    // CGSuite: misère Kayles heap 4 has misère nim value 0 (a loss); heap 5 has 1 (a win).
+    assert_eq!(json(&["octal", "0.77", "4", "--misere"])["outcome"], "loss");
+    assert_eq!(json(&["octal", "0.77", "5", "--misere"])["outcome"], "win");
+}
+
+#[test]
+fn text_names_the_move() {
+    let text = String::from_utf8(run(&["octal", "0.77", "3", "4", "5"]).stdout).unwrap();
+    assert!(
+        text.contains("periodic from heap 71 with period 12"),
+        "{text}"
+    );
+    assert!(text.contains("Winning move: from heap"), "{text}");
+}
+
+#[test]
+fn bad_codes_exit_2() {
+    assert_bad_input(&["octal", "077"]);
+    assert_bad_input(&["octal", "0.78"]);
+    assert_bad_input(&["octal", "1.7"]);
+    assert_bad_input(&["octal", "0.000"]);
+    assert_bad_input(&["octal", "0.77", "-3"]);
+    assert_bad_input(&["octal", "0.77", "x"]);
+    assert_bad_input(&["octal", "0.6", "100000", "--upto", "1000"]);
+    assert_bad_input(&["octal", "0.77", "60", "61", "62", "--misere"]);
+}

@@ -1,0 +1,325 @@
+//! Grundy values of single heaps, heap by heap: a straightforward mex method and the
+//! rare/common ("sparse space") method, which agree value for value.
+
+use super::code::OctalCode;
+
+/// A set of Grundy values (all below 2^16), for the mex: one byte per value, so that an
+/// insert is a plain store (no read-modify-write chain between consecutive inserts), and a
+/// `u16` always indexes it in bounds. Only the prefix in use is cleared.
+struct ValueSet {
+    bytes: Box<[u8; 1 << 16]>,
+    used: usize,
+}
+
+impl ValueSet {
+    fn new() -> ValueSet {
+        ValueSet {
+            bytes: vec![0u8; 1 << 16]
+                .into_boxed_slice()
+                .try_into()
+                .expect("2^16 bytes"),
+            used: 8,
+        }
+    }
+
+    /// Empty the set, sized for values below `2^bits`.
+    fn clear(&mut self, bits: u32) {
+        let needed = ((1usize << bits) + 8).min(1 << 16);
+        self.bytes[..self.used.max(needed)].fill(0);
+        self.used = needed;
+    }
+
+    #[inline]
+    fn insert(&mut self, v: u16) {
+        self.bytes[usize::from(v)] = 1;
+    }
+
+    fn mex(&self) -> u16 {
+        self.mex_from(0)
+    }
+
+    /// The mex, given that every value below `start` is in the set.
+    fn mex_from(&self, start: u16) -> u16 {
+        const ALL: u64 = 0x0101_0101_0101_0101;
+        let first = usize::from(start) / 8;
+        for (i, chunk) in self.bytes[first * 8..self.used].chunks_exact(8).enumerate() {
+            let word = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+            if word != ALL {
+                let first_missing = (word ^ ALL).trailing_zeros() / 8;
+                return ((first + i) * 8) as u16 + first_missing as u16;
+            }
+        }
+        (self.used / 8 * 8) as u16
+    }
+}
+
+/// The options that take tokens without splitting: they do not depend on the method.
+fn taking_options(whole: &[usize], one_heap: &[usize], values: &[u16], set: &mut ValueSet) {
+    let n = values.len();
+    for &k in whole {
+        if k == n && k > 0 {
+            set.insert(0);
+        }
+    }
+    for &k in one_heap {
+        if k >= 1 && k < n {
+            set.insert(values[n - k]);
+        }
+    }
+}
+
+/// Bits that any value so far, and any XOR of two, fits in.
+fn value_bits(max: u16) -> u32 {
+    16 - max.leading_zeros()
+}
+
+/// Computes Grundy values one heap at a time.
+pub trait GrundyMethod {
+    /// The values computed so far (heap 0 first).
+    fn values(&self) -> &[u16];
+    /// Compute the value of the next heap.
+    fn step(&mut self);
+}
+
+/// The definition: the mex over every option, every split enumerated.
+pub struct Naive {
+    whole: Vec<usize>,
+    one_heap: Vec<usize>,
+    two_heaps: Vec<usize>,
+    values: Vec<u16>,
+    max: u16,
+    set: ValueSet,
+}
+
+impl Naive {
+    /// Start at heap 0.
+    #[must_use]
+    pub fn new(code: &OctalCode) -> Naive {
+        Naive {
+            whole: code.removals_with(1),
+            one_heap: code.removals_with(2),
+            two_heaps: code.removals_with(4),
+            values: Vec::new(),
+            max: 0,
+            set: ValueSet::new(),
+        }
+    }
+}
+
+impl GrundyMethod for Naive {
+    fn values(&self) -> &[u16] {
+        &self.values
+    }
+
+    fn step(&mut self) {
+        let n = self.values.len();
+        self.set.clear(value_bits(self.max));
+        taking_options(&self.whole, &self.one_heap, &self.values, &mut self.set);
+        for &k in &self.two_heaps {
+            if n >= k + 2 {
+                let rest = n - k;
+                for a in 1..=rest / 2 {
+                    self.set.insert(self.values[a] ^ self.values[rest - a]);
+                }
+            }
+        }
+        let v = self.set.mex();
+        self.max = self.max.max(v);
+        self.values.push(v);
+    }
+}
+
+/// The rare/common method.
+///
+/// Heaps are classed by their value and their parity: with `e(a) = 2 g(a) + (a mod 2)`, heap
+/// `a` is *common* when `e(a) & m` has odd parity for a mask `m`. For a split of `r` tokens
+/// into `a + b`, `e(a) ^ e(b) = 2 (g(a) ^ g(b)) + (r mod 2)`, and for two common parts that
+/// has even parity under `m`: so a split into two common heaps can only produce an option `o`
+/// with `2 o + (r mod 2)` of even parity. For each heap, the options from taking and from
+/// every split with a *rare* part are listed in full; their mex is the answer unless some
+/// removal's common splits could produce it, in which case it is searched for among the
+/// splits (part size by part size, every removal at each size), usually found at once, and
+/// the mex moves on. Any mask gives the right values; a good mask, one that makes most heaps
+/// common, makes the rare parts few. It is re-chosen from the counts of `e` each time the
+/// number of heaps doubles.
+pub struct RareCommon {
+    whole: Vec<usize>,
+    one_heap: Vec<usize>,
+    two_heaps: Vec<usize>,
+    values: Vec<u16>,
+    max: u16,
+    set: ValueSet,
+    mask: u32,
+    /// Heaps (from 1) whose value is not common.
+    rare: Vec<u32>,
+    /// How many heaps have each `e = 2 * value + parity`.
+    counts: Vec<u64>,
+    next_rebuild: usize,
+    /// Splits examined while searching for non-common candidates (the method's cost).
+    pub search_steps: u64,
+    /// Splits examined with a rare part.
+    pub rare_steps: u64,
+}
+
+impl RareCommon {
+    /// Start at heap 0.
+    #[must_use]
+    pub fn new(code: &OctalCode) -> RareCommon {
+        RareCommon {
+            whole: code.removals_with(1),
+            one_heap: code.removals_with(2),
+            two_heaps: code.removals_with(4),
+            values: Vec::new(),
+            max: 0,
+            set: ValueSet::new(),
+            mask: 0,
+            rare: Vec::new(),
+            counts: Vec::new(),
+            next_rebuild: 64,
+            search_steps: 0,
+            rare_steps: 0,
+        }
+    }
+
+    /// Whether heap `n` with value `v` is common.
+    #[inline]
+    fn common(&self, v: u16, n: usize) -> bool {
+        Self::odd((u32::from(v) << 1 | (n as u32 & 1)) & self.mask)
+    }
+
+    #[inline]
+    fn odd(x: u32) -> bool {
+        x.count_ones() & 1 == 1
+    }
+
+    /// Whether a split of two common heaps could produce `candidate`, given which parities
+    /// of the split rest occur for this heap (`rests[0]`: some even rest, `rests[1]`: odd).
+    #[inline]
+    fn needs_search(mask: u32, rests: [bool; 2], candidate: u16) -> bool {
+        let c = u32::from(candidate) << 1;
+        (rests[0] && !Self::odd(c & mask)) || (rests[1] && !Self::odd((c | 1) & mask))
+    }
+
+    /// Choose the mask that makes the most heaps common, and list the rare heaps again.
+    fn rebuild(&mut self) {
+        let bits = value_bits(self.max) + 1;
+        let mut best = (0u64, self.mask);
+        for mask in 1..(1u32 << bits) {
+            let common: u64 = self
+                .counts
+                .iter()
+                .enumerate()
+                .filter(|&(e, _)| Self::odd(e as u32 & mask))
+                .map(|(_, c)| c)
+                .sum();
+            if common > best.0 {
+                best = (common, mask);
+            }
+        }
+        if best.1 != self.mask {
+            self.mask = best.1;
+            self.rare = (1..self.values.len())
+                .filter(|&n| !self.common(self.values[n], n))
+                .map(|n| n as u32)
+                .collect();
+        }
+    }
+}
+
+impl GrundyMethod for RareCommon {
+    fn values(&self) -> &[u16] {
+        &self.values
+    }
+
+    fn step(&mut self) {
+        let n = self.values.len();
+        self.set.clear(value_bits(self.max));
+        taking_options(&self.whole, &self.one_heap, &self.values, &mut self.set);
+        let values = &self.values;
+        for &k in &self.two_heaps {
+            if n >= k + 2 {
+                let rest = n - k;
+                let count = self.rare.partition_point(|&r| (r as usize) < rest);
+                self.rare_steps += count as u64;
+                let below = &values[..rest];
+                for &r in &self.rare[..count] {
+                    let r = r as usize;
+                    self.set.insert(below[r] ^ below[rest - r]);
+                }
+            }
+        }
+        let mut candidate = self.set.mex();
+        let mut rests = [false; 2];
+        for &k in &self.two_heaps {
+            if n >= k + 2 {
+                rests[(n - k) & 1] = true;
+            }
+        }
+        let mask = self.mask;
+        // Search the splits part size by part size, every removal at each size: for one
+        // removal the parts' values soon repeat, so a value it cannot make would otherwise
+        // cost all of its splits before the next removal is tried.
+        let largest_rest = self.two_heaps.first().map_or(0, |&k| n.saturating_sub(k));
+        let mut part = 1usize;
+        let mut steps = 0u64;
+        if let [k] = self.two_heaps[..]
+            && n >= k + 2
+        {
+            // One splitting removal: walk the splits as two slices, small parts up and large
+            // parts down.
+            let rest = n - k;
+            let small = &values[1..=rest / 2];
+            let large = &values[rest - rest / 2..rest];
+            if Self::needs_search(mask, rests, candidate) {
+                let mut examined = small.len();
+                for (i, (&a, &b)) in small.iter().zip(large.iter().rev()).enumerate() {
+                    let option = a ^ b;
+                    self.set.insert(option);
+                    if option == candidate {
+                        candidate = self.set.mex_from(candidate);
+                        if !Self::needs_search(mask, rests, candidate) {
+                            examined = i + 1;
+                            break;
+                        }
+                    }
+                }
+                steps += examined as u64;
+            }
+            part = rest; // nothing left to search
+        }
+        'search: while Self::needs_search(mask, rests, candidate) && 2 * part <= largest_rest {
+            for &k in &self.two_heaps {
+                let rest = n - k.min(n);
+                if 2 * part > rest {
+                    break; // removals are in increasing order: the rest only shrinks
+                }
+                let option = values[part] ^ values[rest - part];
+                steps += 1;
+                self.set.insert(option);
+                if option == candidate {
+                    candidate = self.set.mex_from(candidate);
+                    if !Self::needs_search(mask, rests, candidate) {
+                        break 'search;
+                    }
+                }
+            }
+            part += 1;
+        }
+        self.search_steps += steps;
+        let v = candidate;
+        self.max = self.max.max(v);
+        let e = usize::from(v) << 1 | (n & 1);
+        if self.counts.len() <= e {
+            self.counts.resize(e + 1, 0);
+        }
+        self.counts[e] += 1;
+        self.values.push(v);
+        if n > 0 && !self.common(v, n) {
+            self.rare.push(n as u32);
+        }
+        if self.values.len() >= self.next_rebuild {
+            self.next_rebuild *= 2;
+            self.rebuild();
+        }
+    }
+}

@@ -1,0 +1,493 @@
+//! Octal (take-and-break) games: the family that holds Nim, Kayles (`0.77`), Dawson's Kayles
+//! (`0.07`), Dawson's Chess (`0.137`) and every subtraction game (digit 3 at each move size).
+//!
+//! ```
+//! use perfect_play::octal::{OctalCode, GrundySequence, Options};
+//!
+//! let kayles: OctalCode = "0.77".parse().unwrap();
+//! let seq = GrundySequence::compute(&kayles, &Options::default(), &|_, _| {}).unwrap();
+//! let period = seq.period.unwrap();
+//! assert_eq!((period.preperiod, period.period), (71, 12)); // Guy & Smith, 1956
+//! // (10^12 - 71) mod 12 = 5: heap 10^12 has the value of heap 76.
+//! assert_eq!(seq.value_of(&"1000000000000".parse().unwrap()), seq.value(76));
+//! assert_eq!(seq.value(76), Some(1));
+//! ```
+
+pub mod code;
+pub mod grundy;
+pub mod periodicity;
+
+pub use code::{CodeError, OctalCode};
+
+use crate::game::{Ending, Game, Transition};
+use crate::period::Period;
+use crate::player::Outcome;
+use grundy::{GrundyMethod, Naive, RareCommon};
+use num_bigint::BigUint;
+use num_traits::ToPrimitive;
+use serde::Serialize;
+use thiserror::Error;
+
+/// Why an octal query cannot be answered.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum OctalError {
+    /// A malformed code.
+    #[error(transparent)]
+    Code(#[from] CodeError),
+    /// A heap beyond the values computed, with no period to extend them.
+    #[error(
+        "heap {heap} is beyond the {computed} values computed and no period is proven up to there; raise --upto"
+    )]
+    HeapBeyond {
+        /// The heap asked about.
+        heap: String,
+        /// How many values were computed.
+        computed: usize,
+    },
+    /// `--upto` past what the engine stores.
+    #[error("--upto {0} is too large: values up to {MAX_UPTO} heaps can be computed")]
+    UptoTooLarge(u64),
+    /// Misère search past its limit.
+    #[error(
+        "misère play of these heaps needs more than {0} positions of exact search; try smaller heaps"
+    )]
+    MisereTooLarge(usize),
+}
+
+/// The largest `upto` accepted (two bytes a value: 2 GiB).
+pub const MAX_UPTO: u64 = 1 << 30;
+
+/// How to compute Grundy values.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Method {
+    /// Every option of every heap (the definition).
+    Naive,
+    /// The rare/common split (see [`grundy::RareCommon`]).
+    #[default]
+    RareCommon,
+}
+
+/// How far to compute.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Compute heaps `0..=upto` at most.
+    pub upto: u64,
+    /// Keep computing to `upto` after a period is proven.
+    pub full: bool,
+    /// The method.
+    pub method: Method,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            upto: 1 << 20,
+            full: false,
+            method: Method::RareCommon,
+        }
+    }
+}
+
+/// Grundy values of single heaps, with the period when one is proven.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GrundySequence {
+    /// The game.
+    pub code: OctalCode,
+    /// Values of heaps `0..values.len()`.
+    pub values: Vec<u16>,
+    /// The proven period, if any.
+    pub period: Option<Period>,
+}
+
+impl GrundySequence {
+    /// Compute values until a period is proven (unless `options.full`) or `options.upto`.
+    /// `on_progress(done, total)` is called every 4096 heaps.
+    ///
+    /// # Errors
+    /// [`OctalError::UptoTooLarge`] past [`MAX_UPTO`].
+    pub fn compute(
+        code: &OctalCode,
+        options: &Options,
+        on_progress: &dyn Fn(u64, u64),
+    ) -> Result<GrundySequence, OctalError> {
+        if options.upto > MAX_UPTO {
+            return Err(OctalError::UptoTooLarge(options.upto));
+        }
+        let (values, period) = match options.method {
+            Method::Naive => run(Naive::new(code), code, options, on_progress),
+            Method::RareCommon => run(RareCommon::new(code), code, options, on_progress),
+        };
+        Ok(GrundySequence {
+            code: code.clone(),
+            values,
+            period,
+        })
+    }
+
+    /// The value of heap `n`, from the computed values or the period.
+    #[must_use]
+    pub fn value(&self, n: u64) -> Option<u16> {
+        if let Some(&v) = usize::try_from(n).ok().and_then(|i| self.values.get(i)) {
+            return Some(v);
+        }
+        let p = self.period?;
+        let index = p.preperiod + (n - p.preperiod) % p.period;
+        self.values.get(index as usize).copied()
+    }
+
+    /// The value of a heap of any size.
+    #[must_use]
+    pub fn value_of(&self, n: &BigUint) -> Option<u16> {
+        if let Some(small) = n.to_u64() {
+            return self.value(small);
+        }
+        let p = self.period?;
+        let offset = ((n - p.preperiod) % p.period).to_u64()?;
+        self.values.get((p.preperiod + offset) as usize).copied()
+    }
+
+    /// Values of heaps `0..=n`, extended by the period past those computed.
+    #[must_use]
+    pub fn values_upto(&self, n: u64) -> Option<Vec<u16>> {
+        (0..=n).map(|i| self.value(i)).collect()
+    }
+}
+
+fn run<M: GrundyMethod>(
+    mut method: M,
+    code: &OctalCode,
+    options: &Options,
+    on_progress: &dyn Fn(u64, u64),
+) -> (Vec<u16>, Option<Period>) {
+    let mut tracker = periodicity::PeriodTracker::new(code.largest_removal());
+    let mut period = None;
+    for n in 0..=options.upto {
+        method.step();
+        if period.is_none() {
+            period = tracker.push(method.values());
+            if period.is_some() && !options.full {
+                break;
+            }
+        }
+        if n % 4096 == 0 {
+            on_progress(n, options.upto);
+        }
+    }
+    on_progress(options.upto, options.upto);
+    let values = method.values().to_vec();
+    (values, period)
+}
+
+/// A move in a sum of heaps: from heap `heap` (0-based) take `take` tokens, leaving `leaves`
+/// (no heap, one heap or two heaps).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OctalMove {
+    /// Index of the heap, 0-based.
+    pub heap: usize,
+    /// Tokens removed.
+    pub take: usize,
+    /// The heaps left in its place.
+    #[serde(serialize_with = "serialize_heaps")]
+    pub leaves: Vec<BigUint>,
+}
+
+fn serialize_heaps<S: serde::Serializer>(heaps: &[BigUint], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeSeq;
+    let mut seq = s.serialize_seq(Some(heaps.len()))?;
+    for h in heaps {
+        match h.to_u64() {
+            Some(v) => seq.serialize_element(&v)?,
+            None => seq.serialize_element(&h.to_string())?,
+        }
+    }
+    seq.end()
+}
+
+/// The answer for a sum of heaps in normal play.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SumAnalysis {
+    /// Grundy value of each heap.
+    pub grundy: Vec<u16>,
+    /// Their XOR.
+    pub nim_sum: u16,
+    /// Whether the player to move wins.
+    pub first_player_wins: bool,
+    /// Winning moves (at most [`MAX_LISTED_MOVES`]).
+    pub winning_moves: Vec<OctalMove>,
+}
+
+/// Most winning moves listed for a sum.
+pub const MAX_LISTED_MOVES: usize = 100;
+
+/// Every move from a heap of `n`, as (tokens taken, heaps left), while `keep` returns true.
+/// Splits of a huge heap are enumerated only while the smaller part stays below `part_limit`
+/// (past it the values of the parts repeat).
+fn each_move(
+    code: &OctalCode,
+    n: &BigUint,
+    part_limit: u64,
+    keep: &mut dyn FnMut(usize, Vec<BigUint>) -> bool,
+) {
+    for k in 0..=code.largest_removal() {
+        let d = code.digit(k);
+        let kb = BigUint::from(k);
+        if d & 1 != 0 && k > 0 && *n == kb && !keep(k, Vec::new()) {
+            return;
+        }
+        if *n <= kb {
+            continue;
+        }
+        let rest = n - &kb;
+        if d & 2 != 0 && k > 0 && !keep(k, vec![rest.clone()]) {
+            return;
+        }
+        if d & 4 != 0 && rest >= BigUint::from(2u8) {
+            let half: BigUint = &rest / 2u8;
+            let last = half.to_u64().map_or(part_limit, |h| h.min(part_limit));
+            for a in 1..=last {
+                let a = BigUint::from(a);
+                let b = &rest - &a;
+                if !keep(k, vec![a, b]) {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// Normal play on a sum of heaps: Grundy values, nim-sum and winning moves.
+///
+/// # Errors
+/// [`OctalError::HeapBeyond`] for a heap past the computed values without a proven period.
+pub fn analyse_sum(seq: &GrundySequence, heaps: &[BigUint]) -> Result<SumAnalysis, OctalError> {
+    let value = |h: &BigUint| {
+        seq.value_of(h).ok_or_else(|| OctalError::HeapBeyond {
+            heap: h.to_string(),
+            computed: seq.values.len(),
+        })
+    };
+    let grundy = heaps.iter().map(value).collect::<Result<Vec<_>, _>>()?;
+    let nim_sum = grundy.iter().fold(0, |a, g| a ^ g);
+    let part_limit = seq
+        .period
+        .map_or(seq.values.len() as u64, |p| p.preperiod + p.period + 1);
+    let mut winning_moves = Vec::new();
+    if nim_sum != 0 {
+        for (i, h) in heaps.iter().enumerate() {
+            let target = grundy[i] ^ nim_sum;
+            let mut failure = None;
+            each_move(&seq.code, h, part_limit, &mut |take, leaves| {
+                let v = leaves
+                    .iter()
+                    .try_fold(0u16, |acc, l| value(l).map(|g| acc ^ g));
+                match v {
+                    Ok(v) if v == target => {
+                        winning_moves.push(OctalMove {
+                            heap: i,
+                            take,
+                            leaves,
+                        });
+                        winning_moves.len() < MAX_LISTED_MOVES
+                    }
+                    Ok(_) => true,
+                    Err(e) => {
+                        failure = Some(e);
+                        false
+                    }
+                }
+            });
+            if let Some(e) = failure {
+                return Err(e);
+            }
+            if winning_moves.len() >= MAX_LISTED_MOVES {
+                break;
+            }
+        }
+    }
+    Ok(SumAnalysis {
+        grundy,
+        nim_sum,
+        first_player_wins: nim_sum != 0,
+        winning_moves,
+    })
+}
+
+/// A sum of heaps as a [`Game`]: positions are sorted heap sizes without heaps that have no
+/// move; moves are (heap index in that order, tokens taken, smaller part of a split or 0).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OctalSum {
+    /// The game.
+    pub code: OctalCode,
+    /// Misère play: the player who cannot move wins.
+    pub misere: bool,
+}
+
+impl OctalSum {
+    /// Whether a heap of `h` has any move.
+    #[must_use]
+    pub fn has_move(&self, h: u32) -> bool {
+        let h = h as usize;
+        (0..=self.code.largest_removal()).any(|k| {
+            let d = self.code.digit(k);
+            (d & 1 != 0 && k > 0 && h == k)
+                || (d & 2 != 0 && k > 0 && h > k)
+                || (d & 4 != 0 && h >= k + 2)
+        })
+    }
+
+    /// The canonical position: heaps with moves, sorted.
+    #[must_use]
+    pub fn canonical(&self, mut heaps: Vec<u32>) -> Vec<u32> {
+        heaps.retain(|&h| self.has_move(h));
+        heaps.sort_unstable();
+        heaps
+    }
+}
+
+impl Game for OctalSum {
+    type Position = Vec<u32>;
+    type Move = (usize, usize, u32);
+
+    fn start(&self) -> Vec<u32> {
+        Vec::new()
+    }
+
+    fn moves(&self, heaps: &Vec<u32>) -> Vec<(usize, usize, u32)> {
+        let mut moves = Vec::new();
+        for (i, &h) in heaps.iter().enumerate() {
+            if i > 0 && heaps[i - 1] == h {
+                continue;
+            }
+            let hu = h as usize;
+            for k in 0..=self.code.largest_removal().min(hu) {
+                let d = self.code.digit(k);
+                if d & 1 != 0 && k > 0 && hu == k {
+                    moves.push((i, k, 0));
+                }
+                if d & 2 != 0 && k > 0 && hu > k {
+                    moves.push((i, k, 0));
+                }
+                if d & 4 != 0 && hu >= k + 2 {
+                    for a in 1..=((hu - k) / 2) as u32 {
+                        moves.push((i, k, a));
+                    }
+                }
+            }
+        }
+        moves.dedup();
+        moves
+    }
+
+    fn play(&self, heaps: &Vec<u32>, &(i, k, a): &(usize, usize, u32)) -> Transition<Vec<u32>> {
+        let mut next = heaps.clone();
+        let rest = next.swap_remove(i) - k as u32;
+        if a > 0 {
+            next.extend([a, rest - a]);
+        } else if rest > 0 {
+            next.push(rest);
+        }
+        Transition::to(self.canonical(next))
+    }
+
+    fn no_moves(&self, _: &Vec<u32>) -> Ending {
+        if self.misere {
+            Ending::Win
+        } else {
+            Ending::Loss
+        }
+    }
+}
+
+/// Misère play on a small sum of heaps, by exact search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MisereAnalysis {
+    /// Outcome for the player to move.
+    pub outcome: Outcome,
+    /// Winning moves: (heap index in the given order, tokens taken, heaps left).
+    pub winning_moves: Vec<OctalMove>,
+    /// Positions searched.
+    pub states: usize,
+}
+
+/// Misère play (whoever moves last loses) on `heaps`, by exact search within `max_states`.
+///
+/// # Errors
+/// [`OctalError::MisereTooLarge`] when the search would visit more than `max_states` positions.
+pub fn analyse_misere(
+    code: &OctalCode,
+    heaps: &[u32],
+    max_states: usize,
+) -> Result<MisereAnalysis, OctalError> {
+    // Every position reached from a heap of h is a partition of at most h tokens: refuse up
+    // front when the product of those counts exceeds the limit.
+    let bound = heaps
+        .iter()
+        .map(|&h| partitions_up_to(h))
+        .try_fold(1u128, u128::checked_mul)
+        .unwrap_or(u128::MAX);
+    if bound > max_states as u128 {
+        return Err(OctalError::MisereTooLarge(max_states));
+    }
+    let game = OctalSum {
+        code: code.clone(),
+        misere: true,
+    };
+    let start = game.canonical(heaps.to_vec());
+    let mut solver = crate::Solver::with_limit(game.clone(), max_states);
+    let too_large = OctalError::MisereTooLarge(max_states);
+    let value = solver.try_value(&start).map_err(|_| too_large.clone())?;
+    let mut winning_moves = Vec::new();
+    for (i, &h) in heaps.iter().enumerate() {
+        let mut rest = heaps.to_vec();
+        rest.remove(i);
+        let mut candidates: Vec<(usize, Vec<u32>)> = Vec::new();
+        each_move(
+            code,
+            &BigUint::from(h),
+            u64::from(h),
+            &mut |take, leaves| {
+                candidates.push((
+                    take,
+                    leaves.iter().map(|l| l.to_u32().unwrap_or(0)).collect(),
+                ));
+                true
+            },
+        );
+        for (take, leaves) in candidates {
+            let mut after = rest.clone();
+            after.extend(&leaves);
+            let v = solver
+                .try_value(&game.canonical(after))
+                .map_err(|_| too_large.clone())?;
+            if v.outcome() == Outcome::Loss {
+                winning_moves.push(OctalMove {
+                    heap: i,
+                    take,
+                    leaves: leaves.into_iter().map(BigUint::from).collect(),
+                });
+            }
+        }
+    }
+    Ok(MisereAnalysis {
+        outcome: value.outcome(),
+        winning_moves,
+        states: solver.states(),
+    })
+}
+
+/// How many multisets of positive heaps hold at most `n` tokens in all: p(0) + ... + p(n).
+fn partitions_up_to(n: u32) -> u128 {
+    let n = n as usize;
+    let mut ways = vec![0u128; n + 1];
+    ways[0] = 1;
+    for part in 1..=n {
+        for total in part..=n {
+            ways[total] = ways[total].saturating_add(ways[total - part]);
+        }
+    }
+    ways.iter().fold(0u128, |a, &w| a.saturating_add(w))
+}
+
+#[cfg(test)]
+mod tests;

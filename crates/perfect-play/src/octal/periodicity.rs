@@ -1,0 +1,127 @@
+//! Proven periods of octal Grundy sequences, by the Guy-Smith bound: if
+//! `g(n + p) = g(n)` for every `n0 <= n < 2 n0 + p + t` (`t` the largest number of tokens a move
+//! removes), then for every `n >= n0`.
+//!
+//! Candidates come from repeated windows of recent values, by two detectors: distinguished
+//! points (the fingerprints of about one window in 16 are remembered, which finds a long
+//! period about one period after it starts) and a Brent-style checkpoint (the fingerprint at
+//! the last power of two, which finds short periods whose few windows may all be
+//! undistinguished). Each candidate `p` is then checked
+//! against every new value, its `n0` is the heap after the last mismatch, and it is proven once
+//! the values reach `2 n0 + 2p + t - 1`. A proven period is then shortened by each prime factor
+//! while a full cycle allows it, so the period reported is the minimal one.
+
+use crate::period::Period;
+use rustc_hash::FxHashMap;
+
+/// Window length for candidate detection.
+const WINDOW: usize = 32;
+const BASE: u64 = 0x9E37_79B9_7F4A_7C15 | 1;
+/// Distinguished windows: fingerprints whose top 4 bits are zero.
+const DISTINGUISHED_SHIFT: u32 = 60;
+
+struct Candidate {
+    period: usize,
+    preperiod: usize,
+}
+
+/// Watches a growing sequence for a proven period.
+pub struct PeriodTracker {
+    largest_removal: usize,
+    hash: u64,
+    top: u64,
+    seen: FxHashMap<u64, usize>,
+    candidates: Vec<Candidate>,
+    /// Position and fingerprint of the window saved at the last power of two.
+    checkpoint: (usize, u64),
+}
+
+impl PeriodTracker {
+    /// A tracker for a game whose moves remove at most `largest_removal` tokens.
+    #[must_use]
+    pub fn new(largest_removal: usize) -> PeriodTracker {
+        PeriodTracker {
+            largest_removal,
+            hash: 0,
+            top: BASE.wrapping_pow(WINDOW as u32 - 1),
+            seen: FxHashMap::default(),
+            candidates: Vec::new(),
+            checkpoint: (0, 0),
+        }
+    }
+
+    /// Look at the newest value (`values.last()`); return a period once one is proven.
+    pub fn push(&mut self, values: &[u16]) -> Option<Period> {
+        let n = values.len() - 1;
+        if n >= WINDOW {
+            self.hash = self
+                .hash
+                .wrapping_sub(u64::from(values[n - WINDOW]).wrapping_mul(self.top));
+        }
+        self.hash = self
+            .hash
+            .wrapping_mul(BASE)
+            .wrapping_add(u64::from(values[n]));
+        // Every candidate must hold at the new value.
+        self.candidates
+            .retain(|c| values[n] == values[n - c.period]);
+        if n + 1 >= WINDOW {
+            if self.hash >> DISTINGUISHED_SHIFT == 0 {
+                if let Some(&earlier) = self.seen.get(&self.hash) {
+                    self.consider(values, earlier);
+                }
+                self.seen.insert(self.hash, n);
+            }
+            let (at, hash) = self.checkpoint;
+            if at > 0 && hash == self.hash {
+                self.consider(values, at);
+            }
+            if n.is_power_of_two() {
+                self.checkpoint = (n, self.hash);
+            }
+        }
+        let t = self.largest_removal;
+        let proven = self
+            .candidates
+            .iter()
+            .find(|c| n + 1 >= 2 * c.preperiod + 2 * c.period + t)?;
+        Some(minimal(values, proven.preperiod, proven.period))
+    }
+}
+
+impl PeriodTracker {
+    /// The window ending at `earlier` has the fingerprint of the newest one: if their values
+    /// agree, track the shift between them as a candidate period.
+    fn consider(&mut self, values: &[u16], earlier: usize) {
+        let n = values.len() - 1;
+        let period = n - earlier;
+        let same = values[n + 1 - WINDOW..=n] == values[earlier + 1 - WINDOW..=earlier];
+        if same && !self.candidates.iter().any(|c| c.period == period) {
+            // n0: the heap after the last place where the shift by `period` fails.
+            let mut start = n - period;
+            while start > 0 && values[start - 1] == values[start - 1 + period] {
+                start -= 1;
+            }
+            self.candidates.push(Candidate {
+                period,
+                preperiod: start,
+            });
+        }
+    }
+}
+
+/// Shorten a proven period by its prime factors while one full cycle allows it.
+fn minimal(values: &[u16], preperiod: usize, full: usize) -> Period {
+    // The values repeat with `full` from `preperiod`, so one cycle decides any divisor.
+    let holds = |d: usize| (preperiod..preperiod + full).all(|n| values[n] == values[n + d]);
+    let mut period = full;
+    for q in crate::period::prime_factors(period) {
+        while period % q == 0 && holds(period / q) {
+            period /= q;
+        }
+    }
+    Period {
+        preperiod: preperiod as u64,
+        period: period as u64,
+    }
+}

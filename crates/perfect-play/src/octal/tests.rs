@@ -1,0 +1,322 @@
+use super::*;
+use crate::solver::Solver;
+use proptest::prelude::*;
+use rayon::prelude::*;
+
+fn code(text: &str) -> OctalCode {
+    text.parse().unwrap()
+}
+
+fn full(upto: u64, method: Method) -> Options {
+    Options {
+        upto,
+        full: true,
+        method,
+    }
+}
+
+fn sequence(text: &str, options: &Options) -> GrundySequence {
+    GrundySequence::compute(&code(text), options, &|_, _| {}).unwrap()
+}
+
+/// Every code with a leading 0 or 4 and one to three digits after the point.
+fn small_codes() -> Vec<String> {
+    let mut codes = Vec::new();
+    for lead in ["0", "4"] {
+        for len in 1..=3u32 {
+            for digits in 0..8usize.pow(len) {
+                let tail: String = (0..len)
+                    .rev()
+                    .map(|i| char::from(b'0' + ((digits / 8usize.pow(i)) % 8) as u8))
+                    .collect();
+                let text = format!("{lead}.{tail}");
+                if text.parse::<OctalCode>().is_ok() {
+                    codes.push(text);
+                }
+            }
+        }
+    }
+    codes.sort();
+    codes.dedup();
+    codes
+}
+
+#[test]
+fn naive_and_rare_common_agree_on_every_code_of_up_to_three_digits_to_2000() {
+    let codes = small_codes();
+    assert!(codes.len() > 1000);
+    codes.par_iter().for_each(|text| {
+        let naive = sequence(text, &full(2000, Method::Naive));
+        let fast = sequence(text, &full(2000, Method::RareCommon));
+        assert_eq!(naive.values, fast.values, "{text}");
+        assert_eq!(naive.period, fast.period, "{text}");
+        // A proven period must really hold over every value computed.
+        if let Some(p) = fast.period {
+            let (n0, p) = (p.preperiod as usize, p.period as usize);
+            assert!(
+                (n0..fast.values.len() - p).all(|n| fast.values[n] == fast.values[n + p]),
+                "{text}"
+            );
+        }
+    });
+}
+
+/// Parse "prefix period nimbers" rows: `0(01)` style strings, digits then A=10, ...
+fn tczajka_rows() -> Vec<(String, u64, u64, Vec<u16>)> {
+    include_str!("../../tests/reference/octal_periods_tczajka_trivial.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            let game = if f[0].contains('.') {
+                f[0].to_string()
+            } else {
+                format!("{}.", f[0])
+            };
+            let values = f[3]
+                .chars()
+                .filter(|c| c.is_ascii_alphanumeric())
+                .map(|c| c.to_digit(36).unwrap() as u16)
+                .collect();
+            (game, f[1].parse().unwrap(), f[2].parse().unwrap(), values)
+        })
+        .collect()
+}
+
+#[test]
+fn every_trivial_game_of_the_octal_tables_gets_its_stated_period_and_values() {
+    let rows = tczajka_rows();
+    assert!(rows.len() >= 80, "{}", rows.len());
+    rows.par_iter().for_each(|(game, prefix, period, values)| {
+        let s = sequence(game, &Options::default());
+        let p = s
+            .period
+            .unwrap_or_else(|| panic!("{game}: no period proven"));
+        assert_eq!((p.preperiod, p.period), (*prefix, *period), "{game}");
+        for (n, v) in values.iter().enumerate() {
+            assert_eq!(s.value(n as u64), Some(*v), "{game} heap {n}");
+        }
+    });
+}
+
+#[test]
+fn the_summary_table_periods() {
+    for (game, preperiod, period) in [
+        ("0.77", 71, 12),  // Kayles: OEIS A002186, CGSuite, Ferguson (last exception 70)
+        ("0.137", 52, 34), // Dawson's Chess: last exception n = 51
+        ("0.07", 53, 34),  // Dawson's Kayles: CGSuite Preperiod => 53
+        ("0.4", 54, 34),   // tczajka: prefix 54
+        ("0.51", 1, 1),
+        ("0.75", 1, 2),       // what 4.7 reduces to in GameLookup
+        ("0.0330003", 0, 5),  // subtraction {2,3,7}
+        ("0.177", 497, 20),   // OEIS A071435: last exception 496
+        ("0.1377", 141, 24),  // OEIS A071434: last exception 140
+        ("0.7777", 142, 24),  // OEIS A071074: last exception 141
+        ("0.11377", 187, 32), // OEIS A071452: last exception 186
+    ] {
+        let s = sequence(game, &Options::default());
+        let p = s.period.unwrap_or_else(|| panic!("{game}: no period"));
+        assert_eq!((p.preperiod, p.period), (preperiod, period), "{game}");
+    }
+}
+
+#[test]
+fn dot_16_has_preperiod_105351_and_period_149459() {
+    let s = sequence(
+        "0.16",
+        &Options {
+            upto: 700_000,
+            ..Options::default()
+        },
+    );
+    let p = s.period.expect("proven by 700,000");
+    assert_eq!((p.preperiod, p.period), (105_351, 149_459));
+    // Proven by the Guy-Smith bound: 2 * 105351 + 2 * 149459 + 2 - 1 values.
+    assert_eq!(s.values.len(), 2 * 105_351 + 2 * 149_459 + 2);
+}
+
+#[test]
+fn dawsons_kayles_values() {
+    let s = sequence("0.07", &Options::default());
+    for line in include_str!("../../tests/reference/dawsons_kayles_007.txt").lines() {
+        if line.starts_with('#') {
+            continue;
+        }
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let (n, derived): (u64, u16) = (f[0].parse().unwrap(), f[2].parse().unwrap());
+        assert_eq!(s.value(n), Some(derived), "heap {n}");
+        if f[1] != "-" {
+            assert_eq!(s.value(n), Some(f[1].parse().unwrap()), "heap {n}");
+        }
+    }
+}
+
+#[test]
+fn take_one_two_or_three_is_n_mod_4() {
+    let s = sequence("0.333", &Options::default());
+    assert_eq!(
+        s.period,
+        Some(Period {
+            preperiod: 0,
+            period: 4
+        })
+    );
+    let huge: BigUint = "123456789012345678901234567890123".parse().unwrap();
+    assert_eq!(BigUint::from(s.value_of(&huge).unwrap()), &huge % 4u8);
+}
+
+#[test]
+fn subtraction_codes_agree_with_the_subtraction_engine() {
+    use crate::subtraction::{Limits, Rule, Sequence, SubtractionSet};
+    for moves in [&[1usize, 3, 4][..], &[2, 3, 7], &[1, 7, 11], &[3, 5, 8, 13]] {
+        let octal = GrundySequence::compute(
+            &OctalCode::subtraction(moves),
+            &full(500, Method::RareCommon),
+            &|_, _| {},
+        )
+        .unwrap();
+        let set =
+            SubtractionSet::new(&moves.iter().map(|&m| m as u64).collect::<Vec<_>>()).unwrap();
+        let sub = Sequence::compute(&set, Rule::Normal, &Limits::default()).unwrap();
+        for n in 0..=500u64 {
+            assert_eq!(
+                octal.value(n),
+                Some(u16::from(sub.value(n))),
+                "{moves:?} heap {n}"
+            );
+        }
+    }
+}
+
+#[test]
+fn cgsuite_misere_values_give_the_misere_outcomes() {
+    let text = include_str!("../../tests/reference/misere.txt");
+    for (name, game) in [
+        ("Kayles", "0.77"),
+        ("DawsonsKayles", "0.07"),
+        ("Subtraction{2,3,7}", "0.0330003"),
+    ] {
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(&format!("{name} ")))
+            .unwrap();
+        let values: Vec<u32> = line
+            .split_whitespace()
+            .last()
+            .unwrap()
+            .split(',')
+            .map(|v| v.parse().unwrap())
+            .collect();
+        for (n, v) in values.iter().enumerate() {
+            let a = analyse_misere(&code(game), &[n as u32], 1_000_000).unwrap();
+            let expected = if *v == 0 { Outcome::Loss } else { Outcome::Win };
+            assert_eq!(a.outcome, expected, "{game} heap {n}");
+        }
+    }
+}
+
+#[test]
+fn sums_agree_with_the_generic_solver() {
+    for game in ["0.77", "0.07", "0.137", "4.7", "0.16", "0.6", "4.", "0.333"] {
+        let c = code(game);
+        let s = sequence(game, &full(40, Method::RareCommon));
+        let mut solver = Solver::new(OctalSum {
+            code: c.clone(),
+            misere: false,
+        });
+        for a in 0..9u32 {
+            for b in 0..9u32 {
+                for extra in [0u32, 5] {
+                    let heaps = [a, b, extra];
+                    let big: Vec<BigUint> = heaps.iter().map(|&h| BigUint::from(h)).collect();
+                    let sum = analyse_sum(&s, &big).unwrap();
+                    let by_search = solver.value(
+                        &OctalSum {
+                            code: c.clone(),
+                            misere: false,
+                        }
+                        .canonical(heaps.to_vec()),
+                    );
+                    assert_eq!(
+                        sum.first_player_wins,
+                        by_search.outcome() == Outcome::Win,
+                        "{game} {heaps:?}"
+                    );
+                    for m in &sum.winning_moves {
+                        let mut after: Vec<u32> = heaps.to_vec();
+                        after.remove(m.heap);
+                        after.extend(m.leaves.iter().map(|l| l.to_u32().unwrap()));
+                        let game_after = OctalSum {
+                            code: c.clone(),
+                            misere: false,
+                        }
+                        .canonical(after);
+                        assert_eq!(
+                            solver.value(&game_after).outcome(),
+                            Outcome::Loss,
+                            "{game} {heaps:?} {m:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn winning_moves_in_huge_heaps() {
+    let s = sequence("0.77", &Options::default());
+    let heaps: Vec<BigUint> = vec![
+        "1000000000000000000000000000001".parse().unwrap(),
+        BigUint::from(3u8),
+    ];
+    let a = analyse_sum(&s, &heaps).unwrap();
+    for m in &a.winning_moves {
+        let mut after: Vec<u16> = vec![s.value_of(&heaps[1 - m.heap]).unwrap()];
+        after.extend(m.leaves.iter().map(|l| s.value_of(l).unwrap()));
+        assert_eq!(after.iter().fold(0, |x, v| x ^ v), 0, "{m:?}");
+    }
+    assert_eq!(a.first_player_wins, !a.winning_moves.is_empty());
+}
+
+#[test]
+fn partition_counts() {
+    // p(0..=5) = 1, 1, 2, 3, 5, 7.
+    assert_eq!(partitions_up_to(5), 19);
+    assert_eq!(partitions_up_to(0), 1);
+}
+
+#[test]
+fn misere_out_of_reach_says_so() {
+    let err = analyse_misere(&code("0.77"), &[60, 61, 62], 10_000).unwrap_err();
+    assert_eq!(err, OctalError::MisereTooLarge(10_000));
+}
+
+#[test]
+fn no_period_within_the_limit_is_reported() {
+    // Grundy-like .6 has no known period: none is proven by 2,000.
+    let s = sequence(
+        "0.6",
+        &Options {
+            upto: 2000,
+            ..Options::default()
+        },
+    );
+    assert_eq!(s.period, None);
+    assert_eq!(s.values.len(), 2001);
+    let err = analyse_sum(&s, &[BigUint::from(5000u32)]).unwrap_err();
+    assert!(matches!(err, OctalError::HeapBeyond { .. }));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    #[test]
+    fn random_four_digit_codes_agree(lead in prop::sample::select(vec![0u8, 4]), digits in proptest::collection::vec(0u8..8, 4)) {
+        let text = format!("{lead}.{}", digits.iter().map(|d| d.to_string()).collect::<String>());
+        prop_assume!(text.parse::<OctalCode>().is_ok());
+        let naive = sequence(&text, &full(600, Method::Naive));
+        let fast = sequence(&text, &full(600, Method::RareCommon));
+        prop_assert_eq!(naive.values, fast.values);
+    }
+}
