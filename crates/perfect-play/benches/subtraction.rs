@@ -29,6 +29,7 @@ fn large_moves(c: &mut Criterion) {
         (999_983, 1_000_000),
         (500_000, 1_000_000),
         (60_818, 953_895),
+        (4_818, 524_052), // preperiod 57,113,358
     ] {
         group.bench_function(format!("perfect-play-1_{x}_{y}"), |b| {
             b.iter(|| coin_game_winner(black_box(1_000_000_000_000_000_000), x, y).unwrap());

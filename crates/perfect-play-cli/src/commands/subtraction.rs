@@ -122,9 +122,13 @@ fn render(
     } else {
         Some(subtraction::analyse(set, rule, piles, limits)?)
     };
+    let computed;
     let sequence = match &analysis {
-        Some(a) => a.sequence.clone(),
-        None => Sequence::compute(set, rule, limits)?,
+        Some(a) => &a.sequence,
+        None => {
+            computed = Sequence::compute(set, rule, limits)?;
+            &computed
+        }
     };
     let mut json = json!({
         "moves": set.moves(),
@@ -155,10 +159,10 @@ fn render(
         );
         json["method"] = json!(a.method);
     }
-    text.push_str(&describe_period(&sequence));
+    text.push_str(&describe_period(sequence));
     if pattern {
-        text.push_str(&picture(&sequence, grundy));
-        json["pattern"] = json!(sequence.stored().iter().take(200).collect::<Vec<_>>());
+        text.push_str(&picture(sequence, grundy));
+        json["pattern"] = json!(sequence.prefix(200));
     }
     Ok(Output { text, json })
 }

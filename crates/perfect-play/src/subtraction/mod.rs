@@ -17,6 +17,7 @@
 //! more than a pile of 100.
 
 pub mod period;
+pub mod three;
 
 use crate::game::{Ending, Game, Transition};
 use crate::nim;
@@ -77,6 +78,9 @@ pub struct Limits {
     pub max_values: u64,
     /// Most positions the exact misère search over several piles may visit.
     pub max_search_states: usize,
+    /// Use the 64-piles-a-word method for `{1, x, y}` with `64 <= x < y` (tests turn it off to
+    /// compare it with the general method).
+    pub word_parallel: bool,
 }
 
 impl Default for Limits {
@@ -84,6 +88,7 @@ impl Default for Limits {
         Limits {
             max_values: 200_000_000,
             max_search_states: 2_000_000,
+            word_parallel: true,
         }
     }
 }
@@ -139,11 +144,20 @@ impl SubtractionSet {
     }
 }
 
+/// Where a sequence keeps its values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Store {
+    /// One byte per pile.
+    Bytes(Vec<u8>),
+    /// Two bits per pile (the `{1, x, y}` fast path).
+    Planes(three::Planes),
+}
+
 /// The values of every pile size, stored up to the proven period and answered beyond it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Sequence {
     rule: Rule,
-    values: Vec<u8>,
+    values: Store,
     /// The proven period of the values.
     pub period: Period,
     /// The matching windows that prove it.
@@ -168,6 +182,24 @@ impl Sequence {
         rule: Rule,
         limits: &Limits,
     ) -> Result<Sequence, SubtractionError> {
+        if three::applies(set) && limits.word_parallel {
+            let limit = usize::try_from(limits.max_values).unwrap_or(usize::MAX);
+            let (planes, period) = three::compute(set, rule, limit)
+                .ok_or(SubtractionError::NoPeriod(limits.max_values))?;
+            let window = set.largest();
+            return Ok(Sequence {
+                rule,
+                outcome_period: three::outcome_period(&planes, period),
+                values_computed: planes.len() as u64,
+                proof: Proof {
+                    first: period.preperiod,
+                    second: period.preperiod + period.period,
+                    length: window,
+                },
+                period,
+                values: Store::Planes(planes),
+            });
+        }
         let window = usize::try_from(set.largest()).expect("moves are bounded");
         let mut generator = Generator {
             set,
@@ -185,7 +217,7 @@ impl Sequence {
         values.shrink_to_fit();
         Ok(Sequence {
             rule,
-            values,
+            values: Store::Bytes(values),
             period,
             proof,
             outcome_period,
@@ -202,7 +234,14 @@ impl Sequence {
     /// The value of a pile of `n` coins.
     #[must_use]
     pub fn value(&self, n: u64) -> u8 {
-        self.values[self.reduce_u64(n)]
+        self.stored_value(self.reduce_u64(n))
+    }
+
+    fn stored_value(&self, index: usize) -> u8 {
+        match &self.values {
+            Store::Bytes(v) => v[index],
+            Store::Planes(p) => p.get(index),
+        }
     }
 
     /// The value of a pile of any size.
@@ -213,7 +252,7 @@ impl Sequence {
             None => {
                 let offset = (n - BigUint::from(self.period.preperiod)) % self.period.period;
                 let offset = offset.to_u64().expect("below the period");
-                self.values[(self.period.preperiod + offset) as usize]
+                self.stored_value((self.period.preperiod + offset) as usize)
             }
         }
     }
@@ -234,10 +273,10 @@ impl Sequence {
         self.value_big(n) != 0
     }
 
-    /// The stored values: the preperiod followed by one period.
+    /// The values of piles `0..count`.
     #[must_use]
-    pub fn stored(&self) -> &[u8] {
-        &self.values
+    pub fn prefix(&self, count: u64) -> Vec<u8> {
+        (0..count).map(|n| self.value(n)).collect()
     }
 }
 
@@ -382,27 +421,35 @@ pub fn analyse(
     piles: &[BigUint],
     limits: &Limits,
 ) -> Result<Analysis, SubtractionError> {
-    let normal = Sequence::compute(set, Rule::Normal, limits)?;
+    // The normal values (for the Grundy values reported) and, in misère play, the misère
+    // values: independent, so on both cores.
+    let (normal, misere) = match rule {
+        Rule::Normal => (Sequence::compute(set, Rule::Normal, limits)?, None),
+        Rule::Misere => {
+            let (normal, misere) = rayon::join(
+                || Sequence::compute(set, Rule::Normal, limits),
+                || Sequence::compute(set, Rule::Misere, limits),
+            );
+            (normal?, Some(misere?))
+        }
+    };
     let grundy: Vec<u8> = piles.iter().map(|p| normal.value_big(p)).collect();
     let nim_sum = grundy.iter().fold(0, |a, g| a ^ g);
-    let sequence = match rule {
-        Rule::Normal => normal.clone(),
-        Rule::Misere => Sequence::compute(set, Rule::Misere, limits)?,
-    };
-    let (outcome, winning_moves, method) = match rule {
-        Rule::Normal => {
+    let (outcome, winning_moves, method) = match (&misere, piles) {
+        (None, _) => {
             // A move wins when it leaves a pile whose value makes the nim-sum 0.
             let moves = moves_to(set, piles, |pile, after| {
                 normal.value_big(after) == nim_sum ^ grundy[pile]
             });
             (win_if(nim_sum != 0), moves, Method::GrundySum)
         }
-        Rule::Misere if piles.len() == 1 => {
-            let moves = moves_to(set, piles, |_, after| sequence.value_big(after) == 0);
-            (win_if(sequence.wins(&piles[0])), moves, Method::SinglePile)
+        (Some(values), [pile]) => {
+            let moves = moves_to(set, piles, |_, after| values.value_big(after) == 0);
+            (win_if(values.wins(pile)), moves, Method::SinglePile)
         }
-        Rule::Misere => misere_sum(set, piles, limits)?,
+        (Some(_), _) => misere_sum(set, piles, limits)?,
     };
+    let sequence = misere.unwrap_or(normal);
     Ok(Analysis {
         rule,
         outcome,

@@ -56,6 +56,50 @@ fn every_x_y_up_to_30_and_pile_up_to_2000_agrees_with_the_seed_dp_and_the_generi
     }
 }
 
+/// The {1, x, y} word-parallel path against the general method and the seed's DP.
+fn check_word_parallel(x: u64, y: u64, rule: Rule) {
+    let s = SubtractionSet::coin_game(x, y).unwrap();
+    assert!(three::applies(&s));
+    let fast = Sequence::compute(&s, rule, &Limits::default()).unwrap();
+    let general = Limits {
+        word_parallel: false,
+        ..Limits::default()
+    };
+    let slow = Sequence::compute(&s, rule, &general).unwrap();
+    let ctx = format!("{{1, {x}, {y}}} {rule:?}");
+    assert_eq!(fast.period, slow.period, "{ctx}");
+    assert_eq!(fast.outcome_period, slow.outcome_period, "{ctx}");
+    let upto = (slow.period.preperiod + 3 * slow.period.period + y).min(200_000) as usize;
+    let dp = coin_dp_table(upto, x as usize, y as usize, rule == Rule::Misere);
+    for n in 0..=upto as u64 {
+        assert_eq!(fast.value(n), slow.value(n), "{ctx} pile {n}");
+        assert_eq!(fast.value(n) != 0, dp[n as usize], "{ctx} pile {n}");
+    }
+    let far = BigUint::from(10u8).pow(30) + 7u8;
+    assert_eq!(fast.value_big(&far), slow.value_big(&far), "{ctx}");
+}
+
+#[test]
+fn word_parallel_three_move_sets_agree_with_the_general_method() {
+    for (x, y) in [
+        (64, 65),
+        (64, 128),
+        (65, 66),
+        (70, 141),
+        (100, 1000),
+        (127, 128),
+        (128, 129),
+        (200, 333),
+        (255, 4097),
+        (333, 1000),
+        (1000, 1001),
+    ] {
+        for rule in [Rule::Normal, Rule::Misere] {
+            check_word_parallel(x, y, rule);
+        }
+    }
+}
+
 #[test]
 fn seed_semantics() {
     assert_eq!(coin_game_winner(0, 3, 4), Ok(Player::Second));
@@ -285,6 +329,11 @@ fn misere_sum_out_of_reach_says_so() {
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn random_word_parallel_sets_agree(x in 64u64..1500, extra in 1u64..1500, misere: bool) {
+        check_word_parallel(x, x + extra, if misere { Rule::Misere } else { Rule::Normal });
+    }
 
     #[test]
     fn far_piles_answer_like_their_reduced_pile(
