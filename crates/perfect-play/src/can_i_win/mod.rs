@@ -45,7 +45,7 @@ pub enum CanIWinError {
     Repeated(u64),
     /// The bit table and the search both exceed the memory limit.
     #[error(
-        "this query needs about {needed_mib} MiB (pool of {numbers} numbers, target {target}), above the memory limit of {limit_mib} MiB; raise it with --memory-limit (library: Options::memory_limit)"
+        "this query needs at least {needed_mib} MiB (pool of {numbers} numbers, target {target}), above the memory limit of {limit_mib} MiB; raise it with --memory-limit (library: Options::memory_limit)"
     )]
     OverMemory {
         /// Estimated memory needed, in MiB.
@@ -226,10 +226,12 @@ fn choose_method(query: &CanIWin, options: &Options) -> Result<Method, CanIWinEr
         Ok(Method::BitTable)
     } else if reachable <= search_cap {
         Ok(Method::Search)
+    } else if n <= 36 {
+        // The table is the way that works: say what it takes.
+        Err(refuse(bitpass::table_bytes(n)))
     } else {
-        Err(refuse(
-            bitpass::table_bytes(n.min(63)).min(reachable.saturating_mul(dfs::BYTES_PER_ENTRY)),
-        ))
+        // The search count was capped at the limit: it needs at least that much.
+        Err(refuse(reachable.saturating_mul(dfs::BYTES_PER_ENTRY)))
     }
 }
 

@@ -159,6 +159,9 @@ fn memory_limit_refuses_up_front() {
     let err = analyse(&query, &small).unwrap_err();
     assert!(matches!(err, CanIWinError::OverMemory { .. }));
     assert!(err.to_string().contains("--memory-limit"), "{err}");
+    // 36 numbers at a hard target: the bit table's 8 GiB is the figure given.
+    let err = analyse(&CanIWin::seed(36, 444).unwrap(), &Options::default()).unwrap_err();
+    assert!(err.to_string().contains("8192 MiB"), "{err}");
 }
 
 #[test]
