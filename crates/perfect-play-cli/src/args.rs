@@ -73,15 +73,23 @@ pub struct CoinsArgs {
     #[arg(value_name = "N X Y", num_args = 0..=3, allow_negative_numbers = true)]
     pub numbers: Vec<String>,
 
+    #[command(flatten)]
+    pub options: PileOptions,
+}
+
+/// Options shared by `coins` and `subtraction`.
+#[derive(Debug, Args)]
+pub struct PileOptions {
     /// Misère play: whoever takes the last coin loses.
     #[arg(long)]
     pub misere: bool,
 
-    /// Show the W/L pattern of the first pile sizes with its proven period.
+    /// Show the pattern of the first pile sizes (W/L marks) with its proven period.
     #[arg(long)]
     pub pattern: bool,
 
-    /// Read one query per line (`N X Y`) from stdin; print one JSON object per line.
+    /// Read one query per line from stdin (`coins`: `N X Y`; `subtraction`: the piles); print
+    /// one JSON object per line.
     #[arg(long)]
     pub batch: bool,
 
@@ -104,25 +112,12 @@ pub struct SubtractionArgs {
     #[arg(value_name = "PILE", allow_negative_numbers = true)]
     pub piles: Vec<String>,
 
-    /// Misère play: whoever takes the last coin loses.
-    #[arg(long)]
-    pub misere: bool,
-
     /// Show Grundy values instead of W/L marks in the pattern.
     #[arg(long)]
     pub grundy: bool,
 
-    /// Show the pattern of the first pile sizes with its proven period.
-    #[arg(long)]
-    pub pattern: bool,
-
-    /// Read one position per line (its pile sizes) from stdin; print one JSON object per line.
-    #[arg(long)]
-    pub batch: bool,
-
-    /// Most pile sizes the period search may compute (default 200000000).
-    #[arg(long, value_name = "N", value_parser = parse_count)]
-    pub limit: Option<u64>,
+    #[command(flatten)]
+    pub options: PileOptions,
 }
 
 /// Arguments of `perfect-play stones`.

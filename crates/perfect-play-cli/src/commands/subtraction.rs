@@ -37,7 +37,14 @@ pub fn coins(args: &CoinsArgs) -> Result<Output, CommandError> {
     let [n, x, y] = &args.numbers[..] else {
         return Err("give N X Y, e.g. `perfect-play coins 10 3 4`".into());
     };
-    solve_coins(n, x, y, args.misere, args.pattern, limits(args.limit))
+    solve_coins(
+        n,
+        x,
+        y,
+        args.options.misere,
+        args.options.pattern,
+        limits(args.options.limit),
+    )
 }
 
 /// Solve the coin game; used by the tour too.
@@ -59,13 +66,13 @@ pub fn solve_coins(
 
 /// `coins --batch`.
 pub fn coins_batch(args: &CoinsArgs) -> Result<(), CommandError> {
-    let limits = limits(args.limit);
+    let limits = limits(args.options.limit);
     super::batch_lines(|line| {
         let f: Vec<&str> = line.split_whitespace().collect();
         let [n, x, y] = f[..] else {
             return Err(format!("expected `N X Y`, got {line:?}").into());
         };
-        Ok(solve_coins(n, x, y, args.misere, false, limits)?.json)
+        Ok(solve_coins(n, x, y, args.options.misere, false, limits)?.json)
     })
 }
 
@@ -79,24 +86,32 @@ pub fn run(args: &SubtractionArgs) -> Result<Output, CommandError> {
         .collect::<Result<Vec<_>, _>>()?;
     render(
         &set,
-        rule(args.misere),
+        rule(args.options.misere),
         &piles,
-        args.pattern || piles.is_empty(),
+        args.options.pattern || piles.is_empty(),
         args.grundy,
-        &limits(args.limit),
+        &limits(args.options.limit),
     )
 }
 
 /// `subtraction --batch`: each line is one position's piles.
 pub fn batch(args: &SubtractionArgs) -> Result<(), CommandError> {
     let set = SubtractionSet::new(&args.moves)?;
-    let limits = limits(args.limit);
+    let limits = limits(args.options.limit);
     super::batch_lines(|line| {
         let piles = line
             .split_whitespace()
             .map(parse_pile)
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(render(&set, rule(args.misere), &piles, false, false, &limits)?.json)
+        Ok(render(
+            &set,
+            rule(args.options.misere),
+            &piles,
+            false,
+            false,
+            &limits,
+        )?
+        .json)
     })
 }
 

@@ -81,8 +81,8 @@ pub trait GrundyMethod {
     fn step(&mut self);
 }
 
-/// The definition: the mex over every option, every split enumerated.
-pub struct Naive {
+/// What both methods keep: the game's moves by kind, the values so far and the option set.
+struct Heaps {
     whole: Vec<usize>,
     one_heap: Vec<usize>,
     two_heaps: Vec<usize>,
@@ -91,11 +91,9 @@ pub struct Naive {
     set: ValueSet,
 }
 
-impl Naive {
-    /// Start at heap 0.
-    #[must_use]
-    pub fn new(code: &OctalCode) -> Naive {
-        Naive {
+impl Heaps {
+    fn new(code: &OctalCode) -> Heaps {
+        Heaps {
             whole: code.removals_with(1),
             one_heap: code.removals_with(2),
             two_heaps: code.removals_with(4),
@@ -104,28 +102,54 @@ impl Naive {
             set: ValueSet::new(),
         }
     }
+
+    /// Start the next heap: clear the option set and add the options that take without
+    /// splitting. Returns the heap's size.
+    fn begin(&mut self) -> usize {
+        self.set.clear(value_bits(self.max));
+        taking_options(&self.whole, &self.one_heap, &self.values, &mut self.set);
+        self.values.len()
+    }
+
+    fn push(&mut self, v: u16) {
+        self.max = self.max.max(v);
+        self.values.push(v);
+    }
+}
+
+/// The definition: the mex over every option, every split enumerated.
+pub struct Naive {
+    heaps: Heaps,
+}
+
+impl Naive {
+    /// Start at heap 0.
+    #[must_use]
+    pub fn new(code: &OctalCode) -> Naive {
+        Naive {
+            heaps: Heaps::new(code),
+        }
+    }
 }
 
 impl GrundyMethod for Naive {
     fn values(&self) -> &[u16] {
-        &self.values
+        &self.heaps.values
     }
 
     fn step(&mut self) {
-        let n = self.values.len();
-        self.set.clear(value_bits(self.max));
-        taking_options(&self.whole, &self.one_heap, &self.values, &mut self.set);
-        for &k in &self.two_heaps {
+        let h = &mut self.heaps;
+        let n = h.begin();
+        for &k in &h.two_heaps {
             if n >= k + 2 {
                 let rest = n - k;
                 for a in 1..=rest / 2 {
-                    self.set.insert(self.values[a] ^ self.values[rest - a]);
+                    h.set.insert(h.values[a] ^ h.values[rest - a]);
                 }
             }
         }
-        let v = self.set.mex();
-        self.max = self.max.max(v);
-        self.values.push(v);
+        let v = h.set.mex();
+        h.push(v);
     }
 }
 
@@ -143,12 +167,7 @@ impl GrundyMethod for Naive {
 /// common, makes the rare parts few. It is re-chosen from the counts of `e` each time the
 /// number of heaps doubles.
 pub struct RareCommon {
-    whole: Vec<usize>,
-    one_heap: Vec<usize>,
-    two_heaps: Vec<usize>,
-    values: Vec<u16>,
-    max: u16,
-    set: ValueSet,
+    heaps: Heaps,
     mask: u32,
     /// Heaps (from 1) whose value is not common.
     rare: Vec<u32>,
@@ -166,12 +185,7 @@ impl RareCommon {
     #[must_use]
     pub fn new(code: &OctalCode) -> RareCommon {
         RareCommon {
-            whole: code.removals_with(1),
-            one_heap: code.removals_with(2),
-            two_heaps: code.removals_with(4),
-            values: Vec::new(),
-            max: 0,
-            set: ValueSet::new(),
+            heaps: Heaps::new(code),
             mask: 0,
             rare: Vec::new(),
             counts: Vec::new(),
@@ -202,7 +216,7 @@ impl RareCommon {
 
     /// Choose the mask that makes the most heaps common, and list the rare heaps again.
     fn rebuild(&mut self) {
-        let bits = value_bits(self.max) + 1;
+        let bits = value_bits(self.heaps.max) + 1;
         let mut best = (0u64, self.mask);
         for mask in 1..(1u32 << bits) {
             let common: u64 = self
@@ -218,8 +232,9 @@ impl RareCommon {
         }
         if best.1 != self.mask {
             self.mask = best.1;
-            self.rare = (1..self.values.len())
-                .filter(|&n| !self.common(self.values[n], n))
+            let values = &self.heaps.values;
+            self.rare = (1..values.len())
+                .filter(|&n| !self.common(values[n], n))
                 .map(|n| n as u32)
                 .collect();
         }
@@ -228,15 +243,19 @@ impl RareCommon {
 
 impl GrundyMethod for RareCommon {
     fn values(&self) -> &[u16] {
-        &self.values
+        &self.heaps.values
     }
 
     fn step(&mut self) {
-        let n = self.values.len();
-        self.set.clear(value_bits(self.max));
-        taking_options(&self.whole, &self.one_heap, &self.values, &mut self.set);
-        let values = &self.values;
-        for &k in &self.two_heaps {
+        let n = self.heaps.begin();
+        let Heaps {
+            values,
+            set,
+            two_heaps,
+            ..
+        } = &mut self.heaps;
+        let values = &*values;
+        for &k in two_heaps.iter() {
             if n >= k + 2 {
                 let rest = n - k;
                 let count = self.rare.partition_point(|&r| (r as usize) < rest);
@@ -244,13 +263,13 @@ impl GrundyMethod for RareCommon {
                 let below = &values[..rest];
                 for &r in &self.rare[..count] {
                     let r = r as usize;
-                    self.set.insert(below[r] ^ below[rest - r]);
+                    set.insert(below[r] ^ below[rest - r]);
                 }
             }
         }
-        let mut candidate = self.set.mex();
+        let mut candidate = set.mex();
         let mut rests = [false; 2];
-        for &k in &self.two_heaps {
+        for &k in two_heaps.iter() {
             if n >= k + 2 {
                 rests[(n - k) & 1] = true;
             }
@@ -259,10 +278,10 @@ impl GrundyMethod for RareCommon {
         // Search the splits part size by part size, every removal at each size: for one
         // removal the parts' values soon repeat, so a value it cannot make would otherwise
         // cost all of its splits before the next removal is tried.
-        let largest_rest = self.two_heaps.first().map_or(0, |&k| n.saturating_sub(k));
+        let largest_rest = two_heaps.first().map_or(0, |&k| n.saturating_sub(k));
         let mut part = 1usize;
         let mut steps = 0u64;
-        if let [k] = self.two_heaps[..]
+        if let [k] = two_heaps[..]
             && n >= k + 2
         {
             // One splitting removal: walk the splits as two slices, small parts up and large
@@ -274,9 +293,9 @@ impl GrundyMethod for RareCommon {
                 let mut examined = small.len();
                 for (i, (&a, &b)) in small.iter().zip(large.iter().rev()).enumerate() {
                     let option = a ^ b;
-                    self.set.insert(option);
+                    set.insert(option);
                     if option == candidate {
-                        candidate = self.set.mex_from(candidate);
+                        candidate = set.mex_from(candidate);
                         if !Self::needs_search(mask, rests, candidate) {
                             examined = i + 1;
                             break;
@@ -288,16 +307,16 @@ impl GrundyMethod for RareCommon {
             part = rest; // nothing left to search
         }
         'search: while Self::needs_search(mask, rests, candidate) && 2 * part <= largest_rest {
-            for &k in &self.two_heaps {
+            for &k in two_heaps.iter() {
                 let rest = n - k.min(n);
                 if 2 * part > rest {
                     break; // removals are in increasing order: the rest only shrinks
                 }
                 let option = values[part] ^ values[rest - part];
                 steps += 1;
-                self.set.insert(option);
+                set.insert(option);
                 if option == candidate {
-                    candidate = self.set.mex_from(candidate);
+                    candidate = set.mex_from(candidate);
                     if !Self::needs_search(mask, rests, candidate) {
                         break 'search;
                     }
@@ -307,17 +326,16 @@ impl GrundyMethod for RareCommon {
         }
         self.search_steps += steps;
         let v = candidate;
-        self.max = self.max.max(v);
+        self.heaps.push(v);
         let e = usize::from(v) << 1 | (n & 1);
         if self.counts.len() <= e {
             self.counts.resize(e + 1, 0);
         }
         self.counts[e] += 1;
-        self.values.push(v);
         if n > 0 && !self.common(v, n) {
             self.rare.push(n as u32);
         }
-        if self.values.len() >= self.next_rebuild {
+        if self.heaps.values.len() >= self.next_rebuild {
             self.next_rebuild *= 2;
             self.rebuild();
         }
