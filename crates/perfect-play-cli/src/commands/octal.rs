@@ -49,7 +49,7 @@ pub fn tour_example() -> Result<Output, CommandError> {
     let seq = GrundySequence::compute(&code, &Options::default(), &|_, _| {})?;
     let heaps: Vec<BigUint> = [3u32, 4, 5].into_iter().map(BigUint::from).collect();
     let text = format!("{}\n", describe_period(&seq, 1 << 20));
-    let mut out = sum_output(&code, &seq, &heaps)?;
+    let mut out = sum_output(&seq, &heaps)?;
     out.text.insert_str(0, &text);
     Ok(out)
 }
@@ -71,7 +71,7 @@ fn solve(
         let out = if args.misere {
             misere_output(code, heaps)?
         } else {
-            sum_output(code, seq, heaps)?
+            sum_output(seq, heaps)?
         };
         text.push_str(&out.text);
         if let serde_json::Value::Object(fields) = out.json {
@@ -125,11 +125,7 @@ fn describe_move(m: &OctalMove) -> String {
     format!("from heap {} take {}, {leaves}", m.heap + 1, m.take)
 }
 
-fn sum_output(
-    code: &OctalCode,
-    seq: &GrundySequence,
-    heaps: &[BigUint],
-) -> Result<Output, CommandError> {
+fn sum_output(seq: &GrundySequence, heaps: &[BigUint]) -> Result<Output, CommandError> {
     let a = octal::analyse_sum(seq, heaps)?;
     let mut text = format!(
         "Heaps {} (Grundy values {}, nim-sum {}): the player to move {}.\n",
@@ -149,7 +145,6 @@ fn sum_output(
             }
         ));
     }
-    let _ = code;
     let json = json!({
         "grundy": a.grundy,
         "nim_sum": a.nim_sum,

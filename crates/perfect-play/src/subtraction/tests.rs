@@ -226,15 +226,23 @@ fn the_proof_windows_really_match() {
 }
 
 #[test]
-fn large_moves_are_fast_to_prove() {
-    let s = Sequence::compute(
-        &SubtractionSet::coin_game(999_983, 1_000_000).unwrap(),
-        Rule::Normal,
-        &Limits::default(),
-    )
-    .unwrap();
-    assert!(s.values_computed < 20_000_000);
-    let _ = s.value(1_000_000_000_000_000_000);
+fn large_moves_are_answered_at_a_pile_of_10_18() {
+    let set = SubtractionSet::coin_game(999_983, 1_000_000).unwrap();
+    let fast = Sequence::compute(&set, Rule::Normal, &Limits::default()).unwrap();
+    let general = Limits {
+        word_parallel: false,
+        ..Limits::default()
+    };
+    let slow = Sequence::compute(&set, Rule::Normal, &general).unwrap();
+    assert!(slow.values_computed < 20_000_000);
+    assert_eq!(fast.period, slow.period);
+    for n in [
+        1_000_000_000_000_000_000u64,
+        u64::MAX,
+        999_999_999_999_999_989,
+    ] {
+        assert_eq!(fast.value(n), slow.value(n), "pile {n}");
+    }
 }
 
 #[test]
