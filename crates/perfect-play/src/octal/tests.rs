@@ -107,17 +107,71 @@ fn the_summary_table_periods() {
         ("0.07", 53, 34),  // Dawson's Kayles: CGSuite Preperiod => 53
         ("0.4", 54, 34),   // tczajka: prefix 54
         ("0.51", 1, 1),
-        ("0.75", 1, 2),       // what 4.7 reduces to in GameLookup
-        ("0.0330003", 0, 5),  // subtraction {2,3,7}
-        ("0.177", 497, 20),   // OEIS A071435: last exception 496
-        ("0.1377", 141, 24),  // OEIS A071434: last exception 140
-        ("0.7777", 142, 24),  // OEIS A071074: last exception 141
-        ("0.11377", 187, 32), // OEIS A071452: last exception 186
+        ("0.75", 1, 2),         // what 4.7 reduces to in GameLookup
+        ("0.0330003", 0, 5),    // subtraction {2,3,7}
+        ("0.177", 497, 20),     // OEIS A071435: last exception 496
+        ("0.1377", 141, 24),    // OEIS A071434: last exception 140
+        ("0.7777", 142, 24),    // OEIS A071074: last exception 141
+        ("0.11377", 187, 32),   // OEIS A071452: last exception 186
+        ("0.117", 47, 48),      // OEIS A071453: exceptions up to 46
+        ("0.127", 46_578, 4),   // Gangolli & Plambeck; tczajka prefix 46578
+        ("0.56", 326_640, 144), // tczajka prefix 326640 (OEIS's last exception differs by 2)
     ] {
         let s = sequence(game, &Options::default());
         let p = s.period.unwrap_or_else(|| panic!("{game}: no period"));
         assert_eq!((p.preperiod, p.period), (preperiod, period), "{game}");
     }
+}
+
+/// Rows of the solved-games table: (game, prefix, period).
+fn solved_games() -> Vec<(String, u64, u64)> {
+    include_str!("../../tests/reference/octal_periods_tczajka_solved_unsolved.txt")
+        .lines()
+        .take_while(|l| !l.starts_with("# Unsolved"))
+        .filter(|l| l.starts_with('.'))
+        .map(|l| {
+            let f: Vec<&str> = l.split('|').map(str::trim).collect();
+            (
+                format!("0{}", f[0]),
+                f[1].parse().unwrap(),
+                f[2].parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+fn check_solved(limit: u64, long: bool) {
+    let games = solved_games();
+    assert_eq!(games.len(), 10);
+    for (game, prefix, period) in games {
+        let needed = 2 * prefix + 2 * period + 8;
+        if (needed > limit) != long {
+            continue;
+        }
+        let s = sequence(
+            &game,
+            &Options {
+                upto: needed,
+                ..Options::default()
+            },
+        );
+        let p = s
+            .period
+            .unwrap_or_else(|| panic!("{game}: no period by {needed}"));
+        assert_eq!((p.preperiod, p.period), (prefix, period), "{game}");
+    }
+}
+
+#[test]
+fn solved_games_with_short_proofs() {
+    // .45, .156, .356, .644, .165, .16, .56, .127: proofs under a million values.
+    check_solved(1_000_000, false);
+}
+
+#[test]
+#[ignore = "minutes: .376 (4.5M values, ~97 s) and .354 (20M values, ~20 s)"]
+fn solved_games_with_long_proofs() {
+    check_solved(1_000_000, true);
 }
 
 #[test]
