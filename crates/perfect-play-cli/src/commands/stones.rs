@@ -135,21 +135,14 @@ fn describe_line(row: &[i64], line: &[End]) -> String {
             .map(|e| if *e == End::Left { 'L' } else { 'R' })
             .collect();
     }
-    let (mut i, mut j) = (0, row.len());
-    let mut steps = Vec::new();
-    for (ply, end) in line.iter().enumerate() {
-        let who = if ply % 2 == 0 { "first" } else { "second" };
-        let taken = match end {
-            End::Left => {
-                i += 1;
-                row[i - 1]
-            }
-            End::Right => {
-                j -= 1;
-                row[j]
-            }
-        };
-        steps.push(format!("{who} takes {taken} ({end})"));
-    }
-    steps.join(", ")
+    take_ends::taken_along(row, line)
+        .iter()
+        .zip(line)
+        .enumerate()
+        .map(|(ply, (taken, end))| {
+            let who = if ply % 2 == 0 { "first" } else { "second" };
+            format!("{who} takes {taken} ({end})")
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }

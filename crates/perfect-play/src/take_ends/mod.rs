@@ -336,6 +336,27 @@ impl Decisions {
     }
 }
 
+/// The piles taken, in order, when `line` is played on `piles` (a line longer than the row
+/// stops at the last pile).
+#[must_use]
+pub fn taken_along(piles: &[i64], line: &[End]) -> Vec<i64> {
+    let (mut i, mut j) = (0, piles.len());
+    let mut taken = Vec::with_capacity(line.len().min(piles.len()));
+    for end in line.iter().take(piles.len()) {
+        taken.push(match end {
+            End::Left => {
+                i += 1;
+                piles[i - 1]
+            }
+            End::Right => {
+                j -= 1;
+                piles[j]
+            }
+        });
+    }
+    taken
+}
+
 /// The row as a scoring [`Game`]: positions are the half-open range of piles left.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TakeEnds {

@@ -27,23 +27,19 @@ fn all_rows(len: usize, values: i64) -> Vec<Vec<i64>> {
 }
 
 fn line_margin(piles: &[i64], line: &[End]) -> i128 {
-    let (mut i, mut j, mut margin, mut sign) = (0, piles.len(), 0i128, 1i128);
-    for end in line {
-        let taken = match end {
-            End::Left => {
-                i += 1;
-                piles[i - 1]
+    assert_eq!(line.len(), piles.len(), "the line takes every pile");
+    let taken = taken_along(piles, line);
+    taken
+        .iter()
+        .enumerate()
+        .map(|(ply, &v)| {
+            if ply % 2 == 0 {
+                i128::from(v)
+            } else {
+                -i128::from(v)
             }
-            End::Right => {
-                j -= 1;
-                piles[j]
-            }
-        };
-        margin += sign * i128::from(taken);
-        sign = -sign;
-    }
-    assert_eq!(i, j, "the line takes every pile");
-    margin
+        })
+        .sum()
 }
 
 fn with_line() -> Options {
