@@ -116,6 +116,7 @@ fn the_summary_table_periods() {
         ("0.117", 47, 48),      // OEIS A071453: exceptions up to 46
         ("0.127", 46_578, 4),   // Gangolli & Plambeck; tczajka prefix 46578
         ("0.56", 326_640, 144), // tczajka prefix 326640 (OEIS's last exception differs by 2)
+        ("4.7", 1, 2),          // GameLookup: 4.7 is .75, prefix 1, period 2, values 0(12)
     ] {
         let s = sequence(game, &Options::default());
         let p = s.period.unwrap_or_else(|| panic!("{game}: no period"));
@@ -172,6 +173,21 @@ fn solved_games_with_short_proofs() {
 #[ignore = "minutes: .376 (4.5M values, ~97 s) and .354 (20M values, ~20 s)"]
 fn solved_games_with_long_proofs() {
     check_solved(1_000_000, true);
+}
+
+#[test]
+#[ignore = "two minutes and 2 GB: 443 million values"]
+fn dot_1777_has_period_60620715_from_160949018() {
+    // OEIS A071509: period 60620715, last exception n = 160949017.
+    let s = sequence(
+        "0.1777",
+        &Options {
+            upto: 450_000_000,
+            ..Options::default()
+        },
+    );
+    let p = s.period.expect("proven by 450,000,000");
+    assert_eq!((p.preperiod, p.period), (160_949_018, 60_620_715));
 }
 
 #[test]
