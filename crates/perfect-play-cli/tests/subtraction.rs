@@ -109,6 +109,32 @@ fn batch_lines() {
 }
 
 #[test]
+fn small_piles_without_a_period_are_answered() {
+    let v = json(&[
+        "subtraction",
+        "--moves",
+        "1,1000",
+        "7",
+        "9",
+        "--limit",
+        "100",
+    ]);
+    assert!(v["period"].is_null());
+    assert_eq!(v["grundy"], json!([1, 1]));
+    assert_eq!(v["winner"], "B");
+    let text =
+        String::from_utf8(run(&["subtraction", "--moves", "20,30", "5", "--limit", "10"]).stdout)
+            .unwrap();
+    assert!(text.contains("A cannot move"), "{text}");
+    let text = String::from_utf8(run(&["subtraction", "--moves", "20,30", "5", "--misere"]).stdout)
+        .unwrap();
+    assert!(
+        text.contains("A wins: in misère play the player who cannot move has won"),
+        "{text}"
+    );
+}
+
+#[test]
 fn bad_input_exits_2() {
     assert_bad_input(&["coins", "5", "0", "3"]);
     assert_bad_input(&["coins", "-5", "3", "4"]);
@@ -119,7 +145,7 @@ fn bad_input_exits_2() {
     assert_bad_input(&["subtraction", "--moves", "1,x", "4"]);
     assert_bad_input(&["subtraction", "5"]);
     assert!(
-        assert_bad_input(&["subtraction", "--moves", "1,1000", "5", "--limit", "100"])
+        assert_bad_input(&["subtraction", "--moves", "1,1000", "500", "--limit", "100"])
             .contains("--limit")
     );
 }

@@ -16,15 +16,22 @@ fn main() {
     let rule = if misere { Rule::Misere } else { Rule::Normal };
     let start = Instant::now();
     let a = analyse(&set, rule, &[pile], &Limits::default()).expect("period found");
+    let elapsed = start.elapsed().as_secs_f64() * 1000.0;
+    let (Some(p), Some(w)) = (a.period, a.outcome_period) else {
+        println!(
+            "{moves:?}: {} wins; no period proven; {elapsed:.1} ms",
+            a.winner().letter()
+        );
+        return;
+    };
     println!(
-        "{:?}: {} wins; period {} from {}; W/L period {} from {}; {} values; {:.1} ms",
+        "{:?}: {} wins; period {} from {}; W/L period {} from {}; {} values; {elapsed:.1} ms",
         moves,
         a.winner().letter(),
-        a.period.period,
-        a.period.preperiod,
-        a.outcome_period.period,
-        a.outcome_period.preperiod,
+        p.period,
+        p.preperiod,
+        w.period,
+        w.preperiod,
         a.values_computed,
-        start.elapsed().as_secs_f64() * 1000.0
     );
 }

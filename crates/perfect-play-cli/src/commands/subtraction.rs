@@ -139,23 +139,23 @@ fn render(
     };
     let computed;
     let sequence = match &analysis {
-        Some(a) => &a.sequence,
+        Some(a) => a.sequence.as_ref(),
         None => {
             computed = Sequence::compute(set, rule, limits)?;
-            &computed
+            Some(&computed)
         }
     };
     let mut json = json!({
         "moves": set.moves(),
         "rule": rule,
         "misere": rule == Rule::Misere,
-        "period": sequence.period,
-        "outcome_period": sequence.outcome_period,
-        "proof": sequence.proof,
-        "values_computed": sequence.values_computed,
+        "period": sequence.map(|s| s.period),
+        "outcome_period": sequence.map(|s| s.outcome_period),
+        "proof": sequence.map(|s| s.proof),
+        "values_computed": analysis.as_ref().map_or_else(|| sequence.map_or(0, |s| s.values_computed), |a| a.values_computed),
     });
     if let Some(a) = &analysis {
-        text.push_str(&explain(a, piles));
+        text.push_str(&explain(set, a, piles));
         json["piles"] = json!(piles.iter().map(big_json).collect::<Vec<_>>());
         json["winner"] = json!(a.winner().letter().to_string());
         json["first_player_wins"] = json!(a.outcome == Outcome::Win);
@@ -174,15 +174,23 @@ fn render(
         );
         json["method"] = json!(a.method);
     }
-    text.push_str(&describe_period(sequence));
-    if pattern {
-        text.push_str(&picture(sequence, grundy));
-        json["pattern"] = json!(sequence.prefix(200));
+    match sequence {
+        Some(sequence) => {
+            text.push_str(&describe_period(sequence));
+            if pattern {
+                text.push_str(&picture(sequence, grundy));
+                json["pattern"] = json!(sequence.prefix(200));
+            }
+        }
+        None => text.push_str(&format!(
+            "No period proven within the first {} pile sizes (raise --limit to search further); the piles were answered from the values of every smaller pile.\n",
+            limits.max_values
+        )),
     }
     Ok(Output { text, json })
 }
 
-fn explain(a: &Analysis, piles: &[BigUint]) -> String {
+fn explain(set: &SubtractionSet, a: &Analysis, piles: &[BigUint]) -> String {
     let single = piles.len() == 1;
     let winner = a.winner().letter();
     let mut text = if single {
@@ -215,6 +223,16 @@ fn explain(a: &Analysis, piles: &[BigUint]) -> String {
             text.push_str(&format!(" (also: {})", rest.join("; ")));
         }
         text.push_str(".\n");
+    } else if single && BigUint::from(set.moves()[0]) > piles[0] {
+        text.push_str(&format!(
+            ": A cannot move (the smallest move takes {}), so {}.\n",
+            set.moves()[0],
+            if a.rule == Rule::Normal {
+                "A loses"
+            } else {
+                "A wins: in misère play the player who cannot move has won"
+            }
+        ));
     } else if single && a.grundy.first() == Some(&0) && a.rule == Rule::Normal {
         text.push_str(": A faces a losing pile; every move leaves B a winning pile.\n");
     } else {

@@ -373,18 +373,20 @@ pub struct Analysis {
     pub nim_sum: u8,
     /// Every winning move.
     pub winning_moves: Vec<PileMove>,
-    /// The proven period of the sequence the answer used.
-    pub period: Period,
+    /// The proven period of the sequence the answer used; `None` when no period was proven
+    /// within the limit and the piles were answered from their values directly.
+    pub period: Option<Period>,
     /// The proof of that period.
-    pub proof: Proof,
+    pub proof: Option<Proof>,
     /// The proven period of the single-pile win/loss pattern under the rule played.
-    pub outcome_period: Period,
+    pub outcome_period: Option<Period>,
     /// How the answer was found.
     pub method: Method,
-    /// Values computed by the period search (its cost).
+    /// Values computed (the period search's cost, or the direct table's size).
     pub values_computed: u64,
-    /// The sequence of the rule played (normal or misère values), for further piles.
-    pub sequence: Sequence,
+    /// The sequence of the rule played (normal or misère values), for further piles; `None`
+    /// without a proven period.
+    pub sequence: Option<Sequence>,
 }
 
 impl Analysis {
@@ -412,10 +414,86 @@ pub fn coin_game_winner(n: u64, x: u64, y: u64) -> Result<Player, SubtractionErr
 
 /// Analyse a position of one or more piles under `rule`.
 ///
+/// The answer comes from the proven period; when none is proven within the limit, piles that
+/// fit in it are still answered, from their values computed one by one (`period` is then
+/// `None`).
+///
 /// # Errors
-/// [`SubtractionError::NoPeriod`] when the period search exceeds its limit;
-/// [`SubtractionError::SearchTooLarge`] for a misère sum beyond exact search.
+/// [`SubtractionError::NoPeriod`] when no period is proven within the limit and a pile is
+/// larger than it; [`SubtractionError::SearchTooLarge`] for a misère sum beyond exact search.
 pub fn analyse(
+    set: &SubtractionSet,
+    rule: Rule,
+    piles: &[BigUint],
+    limits: &Limits,
+) -> Result<Analysis, SubtractionError> {
+    match analyse_periodic(set, rule, piles, limits) {
+        Err(SubtractionError::NoPeriod(limit)) => {
+            let largest = piles.iter().map(|p| p.to_u64()).collect::<Option<Vec<_>>>();
+            match largest.and_then(|p| p.into_iter().max()) {
+                Some(max) if max < limits.max_values => {
+                    analyse_direct(set, rule, piles, max, limits)
+                }
+                _ => Err(SubtractionError::NoPeriod(limit)),
+            }
+        }
+        other => other,
+    }
+}
+
+/// Values of piles `0..=max` by the definition, without a period.
+fn direct_values(set: &SubtractionSet, rule: Rule, max: u64) -> Vec<u8> {
+    let mut values = Vec::with_capacity(usize::try_from(max).unwrap_or(0) + 1);
+    for n in 0..=max {
+        let v = next_value(set, rule, &values, n);
+        values.push(v);
+    }
+    values
+}
+
+/// [`analyse`] without a period: every pile is at most `max`, small enough to tabulate.
+fn analyse_direct(
+    set: &SubtractionSet,
+    rule: Rule,
+    piles: &[BigUint],
+    max: u64,
+    limits: &Limits,
+) -> Result<Analysis, SubtractionError> {
+    let at = |values: &[u8], n: &BigUint| values[n.to_usize().expect("at most max")];
+    let normal = direct_values(set, Rule::Normal, max);
+    let grundy: Vec<u8> = piles.iter().map(|p| at(&normal, p)).collect();
+    let nim_sum = grundy.iter().fold(0, |a, g| a ^ g);
+    let (outcome, winning_moves, method) = match (rule, piles) {
+        (Rule::Normal, _) => {
+            let moves = moves_to(set, piles, |pile, after| {
+                at(&normal, after) == nim_sum ^ grundy[pile]
+            });
+            (win_if(nim_sum != 0), moves, Method::GrundySum)
+        }
+        (Rule::Misere, [pile]) => {
+            let values = direct_values(set, Rule::Misere, max);
+            let moves = moves_to(set, piles, |_, after| at(&values, after) == 0);
+            (win_if(at(&values, pile) != 0), moves, Method::SinglePile)
+        }
+        (Rule::Misere, _) => misere_sum(set, piles, limits)?,
+    };
+    Ok(Analysis {
+        rule,
+        outcome,
+        grundy,
+        nim_sum,
+        winning_moves,
+        period: None,
+        proof: None,
+        outcome_period: None,
+        method,
+        values_computed: max + 1,
+        sequence: None,
+    })
+}
+
+/// [`analyse`] from the proven period.
+fn analyse_periodic(
     set: &SubtractionSet,
     rule: Rule,
     piles: &[BigUint],
@@ -456,12 +534,12 @@ pub fn analyse(
         grundy,
         nim_sum,
         winning_moves,
-        period: sequence.period,
-        proof: sequence.proof,
-        outcome_period: sequence.outcome_period,
+        period: Some(sequence.period),
+        proof: Some(sequence.proof),
+        outcome_period: Some(sequence.outcome_period),
         method,
         values_computed: sequence.values_computed,
-        sequence,
+        sequence: Some(sequence),
     })
 }
 

@@ -246,6 +246,43 @@ fn large_moves_are_answered_at_a_pile_of_10_18() {
 }
 
 #[test]
+fn small_piles_are_answered_without_a_period() {
+    let limits = Limits {
+        max_values: 100,
+        ..Limits::default()
+    };
+    let s = set(&[1, 1000]);
+    for rule in [Rule::Normal, Rule::Misere] {
+        let brute = brute_values(s.moves(), rule, 60);
+        for n in [0u64, 5, 60] {
+            let a = analyse(&s, rule, &[BigUint::from(n)], &limits).unwrap();
+            assert_eq!(a.period, None);
+            assert_eq!(
+                a.outcome == Outcome::Win,
+                brute[n as usize] != 0,
+                "{rule:?} pile {n}"
+            );
+        }
+    }
+    // Two piles, normal play: by the nim-sum of their values.
+    let a = analyse(
+        &s,
+        Rule::Normal,
+        &[BigUint::from(3u8), BigUint::from(6u8)],
+        &limits,
+    )
+    .unwrap();
+    // Below 1000 only the move of 1 fits: values alternate 0, 1, so piles 3 and 6 are worth
+    // 1 and 0, and taking 1 from either makes the nim-sum 0.
+    assert_eq!(a.grundy, vec![1, 0]);
+    let takes: Vec<(usize, u64)> = a.winning_moves.iter().map(|m| (m.pile, m.take)).collect();
+    assert_eq!(takes, vec![(0, 1), (1, 1)]);
+    // A pile past the limit still needs the period.
+    let err = analyse(&s, Rule::Normal, &[BigUint::from(500u32)], &limits).unwrap_err();
+    assert_eq!(err, SubtractionError::NoPeriod(100));
+}
+
+#[test]
 fn the_limit_stops_the_search_with_a_message() {
     let limits = Limits {
         max_values: 100,
