@@ -112,4 +112,8 @@ fn bad_input_exits_2_with_one_line() {
     assert_bad_input(&["can-i-win", "--pool", "0,3", "5"]);
     assert_bad_input(&["can-i-win", "--pool", "1,x", "5"]);
     assert_bad_input(&["can-i-win", "10", "11", "--memory-limit", "lots"]);
+    assert!(
+        assert_bad_input(&["can-i-win", "--pool", "1000000000,2", "--all-targets"])
+            .contains("targets")
+    );
 }

@@ -43,6 +43,11 @@ pub enum CanIWinError {
     /// The pool holds a number twice.
     #[error("the pool holds {0} twice: numbers must be distinct")]
     Repeated(u64),
+    /// `--all-targets` on a pool whose sum would mean too many solves.
+    #[error(
+        "the pool adds up to {0}: solving every target from 1 to the sum is refused above {MAX_TARGETS} targets; ask for single targets instead"
+    )]
+    TooManyTargets(u128),
     /// The bit table and the search both exceed the memory limit.
     #[error(
         "this query needs at least {needed_mib} MiB (pool of {numbers} numbers, target {target}), above the memory limit of {limit_mib} MiB; raise it with --memory-limit (library: Options::memory_limit)"
@@ -434,6 +439,9 @@ impl CanIWin {
     }
 }
 
+/// The most targets [`all_targets`] solves in one call.
+pub const MAX_TARGETS: u64 = 100_000;
+
 /// Which targets the first player wins, for one pool and rule: every target from 1 to the sum.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct TargetTable {
@@ -465,6 +473,7 @@ impl TargetTable {
 /// are won by the first pick, targets above the sum are draws). Targets run in parallel.
 ///
 /// # Errors
+/// [`CanIWinError::TooManyTargets`] when the pool adds up to more than [`MAX_TARGETS`];
 /// [`CanIWinError::OverMemory`] when a target's solve would exceed the memory limit.
 pub fn all_targets(
     pool: &Pool,
@@ -472,7 +481,10 @@ pub fn all_targets(
     options: &Options,
     on_progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<TargetTable, CanIWinError> {
-    let sum = u64::try_from(pool.sum()).map_err(|_| CanIWinError::PoolTooLarge(pool.len()))?;
+    let sum = u64::try_from(pool.sum())
+        .ok()
+        .filter(|&s| s <= MAX_TARGETS)
+        .ok_or(CanIWinError::TooManyTargets(pool.sum().unsigned_abs()))?;
     // Two tables at once at most: one per core.
     let per_target = Options {
         memory_limit: options.memory_limit / 2,
