@@ -149,6 +149,10 @@ pub struct StonesArgs {
     /// Memory the decision bits of --line may use, e.g. 4G (default 2G: rows up to ~185,000).
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     pub memory_limit: Option<u64>,
+
+    /// Longest row to analyse (default 1000000; the time grows with the square of the length).
+    #[arg(long, value_name = "N")]
+    pub max_piles: Option<usize>,
 }
 
 /// Arguments of `perfect-play octal`.

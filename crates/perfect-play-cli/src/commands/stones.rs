@@ -33,6 +33,7 @@ fn options(args: &StonesArgs) -> Options {
         ties_win: args.ties_win,
         line: args.line,
         memory_limit: args.memory_limit.unwrap_or(defaults.memory_limit),
+        max_piles: args.max_piles.unwrap_or(defaults.max_piles),
     }
 }
 

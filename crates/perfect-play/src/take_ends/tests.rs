@@ -117,6 +117,25 @@ fn extreme_values_do_not_overflow() {
 }
 
 #[test]
+fn rows_past_the_limit_are_refused_up_front() {
+    let opts = Options {
+        max_piles: 10,
+        ..Options::default()
+    };
+    let err = analyse(&[1; 11], &opts).unwrap_err();
+    assert!(matches!(
+        err,
+        TakeEndsError::TooLong {
+            piles: 11,
+            limit: 10,
+            ..
+        }
+    ));
+    assert!(err.to_string().contains("--max-piles"));
+    assert!(analyse(&[1; 10], &opts).is_ok());
+}
+
+#[test]
 fn the_line_is_refused_past_the_memory_limit() {
     let opts = Options {
         line: true,
