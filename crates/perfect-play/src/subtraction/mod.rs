@@ -451,6 +451,48 @@ fn direct_values(set: &SubtractionSet, rule: Rule, max: u64) -> Vec<u8> {
     values
 }
 
+/// What the analysis decides, whichever way the values are looked up.
+struct Decision {
+    grundy: Vec<u8>,
+    nim_sum: u8,
+    outcome: Outcome,
+    winning_moves: Vec<PileMove>,
+    method: Method,
+}
+
+/// Decide a position from the normal values and, in misère play, the misère values.
+fn decide(
+    set: &SubtractionSet,
+    piles: &[BigUint],
+    normal: &dyn Fn(&BigUint) -> u8,
+    misere: Option<&dyn Fn(&BigUint) -> u8>,
+    limits: &Limits,
+) -> Result<Decision, SubtractionError> {
+    let grundy: Vec<u8> = piles.iter().map(normal).collect();
+    let nim_sum = grundy.iter().fold(0, |a, g| a ^ g);
+    let (outcome, winning_moves, method) = match (misere, piles) {
+        (None, _) => {
+            // A move wins when it leaves a pile whose value makes the nim-sum 0.
+            let moves = moves_to(set, piles, |pile, after| {
+                normal(after) == nim_sum ^ grundy[pile]
+            });
+            (win_if(nim_sum != 0), moves, Method::GrundySum)
+        }
+        (Some(values), [pile]) => {
+            let moves = moves_to(set, piles, |_, after| values(after) == 0);
+            (win_if(values(pile) != 0), moves, Method::SinglePile)
+        }
+        (Some(_), _) => misere_sum(set, piles, limits)?,
+    };
+    Ok(Decision {
+        grundy,
+        nim_sum,
+        outcome,
+        winning_moves,
+        method,
+    })
+}
+
 /// [`analyse`] without a period: every pile is at most `max`, small enough to tabulate.
 fn analyse_direct(
     set: &SubtractionSet,
@@ -459,34 +501,26 @@ fn analyse_direct(
     max: u64,
     limits: &Limits,
 ) -> Result<Analysis, SubtractionError> {
-    let at = |values: &[u8], n: &BigUint| values[n.to_usize().expect("at most max")];
-    let normal = direct_values(set, Rule::Normal, max);
-    let grundy: Vec<u8> = piles.iter().map(|p| at(&normal, p)).collect();
-    let nim_sum = grundy.iter().fold(0, |a, g| a ^ g);
-    let (outcome, winning_moves, method) = match (rule, piles) {
-        (Rule::Normal, _) => {
-            let moves = moves_to(set, piles, |pile, after| {
-                at(&normal, after) == nim_sum ^ grundy[pile]
-            });
-            (win_if(nim_sum != 0), moves, Method::GrundySum)
-        }
-        (Rule::Misere, [pile]) => {
-            let values = direct_values(set, Rule::Misere, max);
-            let moves = moves_to(set, piles, |_, after| at(&values, after) == 0);
-            (win_if(at(&values, pile) != 0), moves, Method::SinglePile)
-        }
-        (Rule::Misere, _) => misere_sum(set, piles, limits)?,
-    };
+    let lookup = |values: Vec<u8>| move |n: &BigUint| values[n.to_usize().expect("at most max")];
+    let normal = lookup(direct_values(set, Rule::Normal, max));
+    let misere = (rule == Rule::Misere).then(|| lookup(direct_values(set, Rule::Misere, max)));
+    let d = decide(
+        set,
+        piles,
+        &normal,
+        misere.as_ref().map(|f| f as &dyn Fn(&BigUint) -> u8),
+        limits,
+    )?;
     Ok(Analysis {
         rule,
-        outcome,
-        grundy,
-        nim_sum,
-        winning_moves,
+        outcome: d.outcome,
+        grundy: d.grundy,
+        nim_sum: d.nim_sum,
+        winning_moves: d.winning_moves,
         period: None,
         proof: None,
         outcome_period: None,
-        method,
+        method: d.method,
         values_computed: max + 1,
         sequence: None,
     })
@@ -511,33 +545,25 @@ fn analyse_periodic(
             (normal?, Some(misere?))
         }
     };
-    let grundy: Vec<u8> = piles.iter().map(|p| normal.value_big(p)).collect();
-    let nim_sum = grundy.iter().fold(0, |a, g| a ^ g);
-    let (outcome, winning_moves, method) = match (&misere, piles) {
-        (None, _) => {
-            // A move wins when it leaves a pile whose value makes the nim-sum 0.
-            let moves = moves_to(set, piles, |pile, after| {
-                normal.value_big(after) == nim_sum ^ grundy[pile]
-            });
-            (win_if(nim_sum != 0), moves, Method::GrundySum)
-        }
-        (Some(values), [pile]) => {
-            let moves = moves_to(set, piles, |_, after| values.value_big(after) == 0);
-            (win_if(values.wins(pile)), moves, Method::SinglePile)
-        }
-        (Some(_), _) => misere_sum(set, piles, limits)?,
-    };
+    let misere_value = misere.as_ref().map(|s| move |n: &BigUint| s.value_big(n));
+    let d = decide(
+        set,
+        piles,
+        &|n| normal.value_big(n),
+        misere_value.as_ref().map(|f| f as &dyn Fn(&BigUint) -> u8),
+        limits,
+    )?;
     let sequence = misere.unwrap_or(normal);
     Ok(Analysis {
         rule,
-        outcome,
-        grundy,
-        nim_sum,
-        winning_moves,
+        outcome: d.outcome,
+        grundy: d.grundy,
+        nim_sum: d.nim_sum,
+        winning_moves: d.winning_moves,
         period: Some(sequence.period),
         proof: Some(sequence.proof),
         outcome_period: Some(sequence.outcome_period),
-        method,
+        method: d.method,
         values_computed: sequence.values_computed,
         sequence: Some(sequence),
     })
