@@ -45,6 +45,9 @@ fn pool_and_misere() {
     let v = json(&["can-i-win", "--pool", "2,3,5,7,11", "20"]);
     assert_eq!(v["pool"], serde_json::json!([2, 3, 5, 7, 11]));
     assert_eq!(v["winning_moves"], serde_json::json!([7, 11]));
+    // The synopsis form `MAX TOTAL --pool LIST`, MAX being the pool's largest number.
+    let same = json(&["can-i-win", "11", "20", "--pool", "2,3,5,7,11"]);
+    assert_eq!(same["winning_moves"], v["winning_moves"]);
     // Misère with target 1: every first pick reaches it and loses.
     assert_eq!(
         json(&["can-i-win", "5", "1", "--misere"])["outcome"],
@@ -111,6 +114,7 @@ fn bad_input_exits_2_with_one_line() {
     assert_bad_input(&["can-i-win", "--pool", "2,2,3", "5"]);
     assert_bad_input(&["can-i-win", "--pool", "0,3", "5"]);
     assert_bad_input(&["can-i-win", "--pool", "1,x", "5"]);
+    assert_bad_input(&["can-i-win", "10", "20", "--pool", "2,3,5,7,11"]);
     assert_bad_input(&["can-i-win", "10", "11", "--memory-limit", "lots"]);
     assert!(
         assert_bad_input(&["can-i-win", "--pool", "1000000000,2", "--all-targets"])

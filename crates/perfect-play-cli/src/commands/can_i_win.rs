@@ -27,8 +27,21 @@ fn pool_and_target(args: &CanIWinArgs) -> Result<(Pool, Option<i64>), CommandErr
     match (&args.pool, n.len(), args.all_targets) {
         (Some(list), 0, true) => Ok((Pool::new(list.clone())?, None)),
         (Some(list), 1, false) => Ok((Pool::new(list.clone())?, Some(n[0]))),
+        (Some(list), 2, false) => {
+            // `MAX TOTAL --pool LIST`: MAX must name the pool's largest number.
+            let pool = Pool::new(list.clone())?;
+            let largest = pool.values().last().copied().unwrap_or(0);
+            if u64::try_from(n[0]).ok() != Some(largest) {
+                return Err(format!(
+                    "with --pool, MAX ({}) must be the pool's largest number ({largest}), or be left out",
+                    n[0]
+                )
+                .into());
+            }
+            Ok((pool, Some(n[1])))
+        }
         (Some(_), _, true) => Err("with --pool and --all-targets give no MAX or TOTAL".into()),
-        (Some(_), _, false) => Err("with --pool give only the TOTAL".into()),
+        (Some(_), _, false) => Err("with --pool give TOTAL (or MAX TOTAL)".into()),
         (None, 1, true) => Ok((CanIWin::seed(n[0], 0)?.pool, None)),
         (None, 2, false) => Ok((CanIWin::seed(n[0], n[1])?.pool, Some(n[1]))),
         (None, _, true) => Err("--all-targets takes MAX alone (or --pool LIST)".into()),
