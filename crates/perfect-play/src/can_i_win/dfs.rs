@@ -53,6 +53,9 @@ impl<'a> Dfs<'a> {
     }
 
     fn search(&mut self, available: u64, need: i128) -> Result<bool, OverBudget> {
+        if available == 0 {
+            return Ok(false); // nothing left to pick and the target not reached: no win
+        }
         let largest = 63 - available.leading_zeros() as usize;
         if !self.misere && i128::from(self.pool.value(largest)) >= need {
             return Ok(true);

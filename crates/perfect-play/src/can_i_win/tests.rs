@@ -83,6 +83,13 @@ fn errors_instead_of_panics() {
 }
 
 #[test]
+fn the_search_does_not_panic_on_an_exhausted_pool() {
+    let pool = Pool::up_to(4).unwrap();
+    let mut search = dfs::Dfs::new(&pool, 11, false, 1000);
+    assert_eq!(search.wins(0), Ok(false));
+}
+
+#[test]
 fn unreachable_target_is_a_draw() {
     let query = CanIWin::seed(4, 11).unwrap();
     let a = analyse(&query, &Options::default()).unwrap();

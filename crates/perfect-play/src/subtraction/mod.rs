@@ -460,6 +460,30 @@ struct Decision {
     method: Method,
 }
 
+impl Decision {
+    /// The analysis, with the period, proof and W/L period read off the sequence used.
+    fn into_analysis(
+        self,
+        rule: Rule,
+        sequence: Option<Sequence>,
+        values_computed: u64,
+    ) -> Analysis {
+        Analysis {
+            rule,
+            outcome: self.outcome,
+            grundy: self.grundy,
+            nim_sum: self.nim_sum,
+            winning_moves: self.winning_moves,
+            period: sequence.as_ref().map(|s| s.period),
+            proof: sequence.as_ref().map(|s| s.proof),
+            outcome_period: sequence.as_ref().map(|s| s.outcome_period),
+            method: self.method,
+            values_computed,
+            sequence,
+        }
+    }
+}
+
 /// Decide a position from the normal values and, in misère play, the misère values.
 fn decide(
     set: &SubtractionSet,
@@ -511,19 +535,7 @@ fn analyse_direct(
         misere.as_ref().map(|f| f as &dyn Fn(&BigUint) -> u8),
         limits,
     )?;
-    Ok(Analysis {
-        rule,
-        outcome: d.outcome,
-        grundy: d.grundy,
-        nim_sum: d.nim_sum,
-        winning_moves: d.winning_moves,
-        period: None,
-        proof: None,
-        outcome_period: None,
-        method: d.method,
-        values_computed: max + 1,
-        sequence: None,
-    })
+    Ok(d.into_analysis(rule, None, max + 1))
 }
 
 /// [`analyse`] from the proven period.
@@ -554,19 +566,8 @@ fn analyse_periodic(
         limits,
     )?;
     let sequence = misere.unwrap_or(normal);
-    Ok(Analysis {
-        rule,
-        outcome: d.outcome,
-        grundy: d.grundy,
-        nim_sum: d.nim_sum,
-        winning_moves: d.winning_moves,
-        period: Some(sequence.period),
-        proof: Some(sequence.proof),
-        outcome_period: Some(sequence.outcome_period),
-        method: d.method,
-        values_computed: sequence.values_computed,
-        sequence: Some(sequence),
-    })
+    let values_computed = sequence.values_computed;
+    Ok(d.into_analysis(rule, Some(sequence), values_computed))
 }
 
 fn win_if(wins: bool) -> Outcome {

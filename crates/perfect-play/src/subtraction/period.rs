@@ -221,7 +221,7 @@ mod tests {
 
     #[test]
     fn projection_finds_a_proper_divisor_period() {
-        // Values with period 12 whose parity has period 4.
+        // Values with period 12 whose parity alternates (period 2), while "above 2" needs all 12.
         let cycle = [1, 2, 3, 4, 5, 6, 3, 4, 1, 2, 7, 8];
         let v: Vec<u8> = cycle.iter().cycle().take(24).copied().collect();
         let p = Period {
