@@ -190,6 +190,14 @@ enum Oracle<'a> {
 }
 
 impl Oracle<'_> {
+    /// Positions examined: every subset for the table, the memo's size for the search.
+    fn states(&self, numbers: usize) -> u64 {
+        match self {
+            Oracle::Table(_) => 1u64 << numbers.min(63),
+            Oracle::Search(s) => s.states(),
+        }
+    }
+
     fn wins(&mut self, available: u64) -> Result<bool, dfs::OverBudget> {
         match self {
             Oracle::Table(t) => Ok(t.wins(available)),
@@ -284,10 +292,7 @@ pub fn outcome(query: &CanIWin, options: &Options) -> Result<(Outcome, u64), Can
     let wins = oracle
         .wins(query.pool.full_mask())
         .map_err(|_| over_memory(query, options))?;
-    let states = match &oracle {
-        Oracle::Table(_) => 1u64 << query.pool.len().min(63),
-        Oracle::Search(s) => s.states(),
-    };
+    let states = oracle.states(query.pool.len());
     Ok((if wins { Outcome::Win } else { Outcome::Loss }, states))
 }
 
@@ -385,10 +390,7 @@ pub fn analyse_with_progress(
             }
         }
         let best_line = walk.best_line(&mut oracle, full)?;
-        let states = match &oracle {
-            Oracle::Table(_) => 1u64 << values.len().min(63),
-            Oracle::Search(s) => s.states(),
-        };
+        let states = oracle.states(values.len());
         Ok::<_, dfs::OverBudget>(Analysis {
             outcome: if first_wins {
                 Outcome::Win
