@@ -26,6 +26,7 @@ pub use period::{NoPeriodWithin, Period, Proof};
 
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
+use rustc_hash::FxHashMap;
 use serde::Serialize;
 use thiserror::Error;
 
@@ -78,9 +79,13 @@ pub struct Limits {
     pub max_values: u64,
     /// Most positions the exact misère search over several piles may visit.
     pub max_search_states: usize,
-    /// Use the 64-piles-a-word method for `{1, x, y}` with `64 <= x < y` (tests turn it off to
-    /// compare it with the general method).
+    /// Use the 64-piles-a-word method for `{1, x, y}` and `{1, y}` with `y >= 64` (tests turn
+    /// it off to compare it with the general method).
     pub word_parallel: bool,
+    /// How many leading values that method keeps besides one period. Piles between them and
+    /// the preperiod are generated again when asked, so memory stays `O(y + period)` however
+    /// long the preperiod.
+    pub kept_prefix: usize,
 }
 
 impl Default for Limits {
@@ -89,6 +94,7 @@ impl Default for Limits {
             max_values: 200_000_000,
             max_search_states: 2_000_000,
             word_parallel: true,
+            kept_prefix: 1 << 20,
         }
     }
 }
@@ -149,8 +155,8 @@ impl SubtractionSet {
 enum Store {
     /// One byte per pile.
     Bytes(Vec<u8>),
-    /// Two bits per pile (the `{1, x, y}` fast path).
-    Planes(three::Planes),
+    /// Two bits per pile for a prefix and one period (the `{1, x, y}` fast path).
+    Planes(three::Values),
 }
 
 /// The values of every pile size, stored up to the proven period and answered beyond it.
@@ -184,20 +190,19 @@ impl Sequence {
     ) -> Result<Sequence, SubtractionError> {
         if three::applies(set) && limits.word_parallel {
             let limit = usize::try_from(limits.max_values).unwrap_or(usize::MAX);
-            let (planes, period) = three::compute(set, rule, limit)
+            let values = three::compute(set, rule, limit, limits.kept_prefix)
                 .ok_or(SubtractionError::NoPeriod(limits.max_values))?;
-            let window = set.largest();
             return Ok(Sequence {
                 rule,
-                outcome_period: three::outcome_period(&planes, period),
-                values_computed: planes.len() as u64,
+                period: values.period,
+                outcome_period: values.outcome_period,
+                values_computed: values.values_computed,
                 proof: Proof {
-                    first: period.preperiod,
-                    second: period.preperiod + period.period,
-                    length: window,
+                    first: values.period.preperiod,
+                    second: values.period.preperiod + values.period.period,
+                    length: set.largest(),
                 },
-                period,
-                values: Store::Planes(planes),
+                values: Store::Planes(values),
             });
         }
         let window = usize::try_from(set.largest()).expect("moves are bounded");
@@ -232,28 +237,48 @@ impl Sequence {
     }
 
     /// The value of a pile of `n` coins.
+    ///
+    /// Instant, except for a `{1, x, y}` pile below a preperiod longer than the kept prefix
+    /// ([`Limits::kept_prefix`]), which is generated again (`O(n)` time, `O(y)` memory).
     #[must_use]
     pub fn value(&self, n: u64) -> u8 {
-        self.stored_value(self.reduce_u64(n))
-    }
-
-    fn stored_value(&self, index: usize) -> u8 {
         match &self.values {
-            Store::Bytes(v) => v[index],
-            Store::Planes(p) => p.get(index),
+            Store::Bytes(v) => v[self.reduce_u64(n)],
+            Store::Planes(p) => p.get(n),
         }
     }
 
     /// The value of a pile of any size.
     #[must_use]
     pub fn value_big(&self, n: &BigUint) -> u8 {
-        match n.to_u64() {
-            Some(small) => self.value(small),
-            None => {
-                let offset = (n - BigUint::from(self.period.preperiod)) % self.period.period;
-                let offset = offset.to_u64().expect("below the period");
-                self.stored_value((self.period.preperiod + offset) as usize)
-            }
+        self.value(self.reduce_big(n))
+    }
+
+    /// `n` itself when it fits in a `u64`, else the pile in the first period it answers like.
+    fn reduce_big(&self, n: &BigUint) -> u64 {
+        n.to_u64().unwrap_or_else(|| {
+            let offset = (n - BigUint::from(self.period.preperiod)) % self.period.period;
+            self.period.preperiod + offset.to_u64().expect("below the period")
+        })
+    }
+
+    /// The values of many piles, with at most one pass over the piles below a long
+    /// preperiod (see [`Sequence::value`]).
+    #[must_use]
+    pub fn values_of(&self, piles: &[BigUint]) -> Vec<u8> {
+        let reduced: Vec<u64> = piles.iter().map(|n| self.reduce_big(n)).collect();
+        match &self.values {
+            Store::Bytes(_) => reduced.iter().map(|&n| self.value(n)).collect(),
+            Store::Planes(p) => p.get_many(&reduced),
+        }
+    }
+
+    /// Bytes held by the stored values.
+    #[must_use]
+    pub fn bytes(&self) -> usize {
+        match &self.values {
+            Store::Bytes(v) => v.capacity(),
+            Store::Planes(p) => p.bytes(),
         }
     }
 
@@ -557,11 +582,35 @@ fn analyse_periodic(
             (normal?, Some(misere?))
         }
     };
-    let misere_value = misere.as_ref().map(|s| move |n: &BigUint| s.value_big(n));
+    // Every pile the decision reads, looked up together: piles below a long preperiod are
+    // generated again, once for all of them.
+    let asked: Vec<BigUint> = piles
+        .iter()
+        .flat_map(|pile| {
+            let after = set
+                .moves()
+                .iter()
+                .filter(move |&&s| BigUint::from(s) <= *pile)
+                .map(move |&s| pile - s);
+            std::iter::once(pile.clone()).chain(after)
+        })
+        .collect();
+    let table = |s: &Sequence| -> FxHashMap<BigUint, u8> {
+        asked.iter().cloned().zip(s.values_of(&asked)).collect()
+    };
+    let lookup = |s: &Sequence, t: &FxHashMap<BigUint, u8>, n: &BigUint| {
+        t.get(n).copied().unwrap_or_else(|| s.value_big(n))
+    };
+    let normal_table = table(&normal);
+    let misere_table = misere.as_ref().map(table);
+    let misere_value = misere
+        .as_ref()
+        .zip(misere_table.as_ref())
+        .map(|(s, t)| move |n: &BigUint| lookup(s, t, n));
     let d = decide(
         set,
         piles,
-        &|n| normal.value_big(n),
+        &|n| lookup(&normal, &normal_table, n),
         misere_value.as_ref().map(|f| f as &dyn Fn(&BigUint) -> u8),
         limits,
     )?;

@@ -381,6 +381,11 @@ proptest! {
     }
 
     #[test]
+    fn random_small_x_word_sets_agree(x in 2u64..64, y in 64u64..3000, misere: bool) {
+        check_word_parallel(x, y, if misere { Rule::Misere } else { Rule::Normal });
+    }
+
+    #[test]
     fn far_piles_answer_like_their_reduced_pile(
         moves in proptest::collection::vec(1u64..40, 1..5),
         n in 0u64..1_000_000_000_000,
@@ -408,4 +413,92 @@ proptest! {
             prop_assert_eq!(takes(&far_answer), takes(&congruent_answer));
         }
     }
+}
+
+#[test]
+fn word_parallel_small_x_and_two_move_sets_agree_with_the_general_method() {
+    // x < 64 builds each word x piles at a time; x == y is the two-move set {1, y}.
+    for x in 2..=63 {
+        for y in [64, 100, 129, 1000] {
+            for rule in [Rule::Normal, Rule::Misere] {
+                check_word_parallel(x, y, rule);
+            }
+        }
+    }
+    for y in [64, 65, 100, 1000, 4097] {
+        for rule in [Rule::Normal, Rule::Misere] {
+            check_word_parallel(y, y, rule);
+        }
+    }
+}
+
+/// A long preperiod, found by bisecting the detection's snapshots: the word path against
+/// the general method, with the piles below the preperiod that are not kept generated again.
+fn check_long_preperiod(x: u64, y: u64, rule: Rule, expected: Period) {
+    let s = SubtractionSet::coin_game(x, y).unwrap();
+    let small_prefix = Limits {
+        kept_prefix: 1000,
+        ..Limits::default()
+    };
+    let fast = Sequence::compute(&s, rule, &small_prefix).unwrap();
+    assert_eq!(fast.period, expected, "{{1, {x}, {y}}} {rule:?}");
+    // Two bits for the kept prefix and one period, not for the preperiod.
+    assert!(fast.bytes() < 2 * 1024 * 1024, "{} bytes", fast.bytes());
+    let general = Limits {
+        word_parallel: false,
+        ..Limits::default()
+    };
+    let slow = Sequence::compute(&s, rule, &general).unwrap();
+    assert_eq!(fast.period, slow.period);
+    assert_eq!(fast.outcome_period, slow.outcome_period);
+    let pre = expected.preperiod;
+    let piles: Vec<u64> = [
+        0,
+        999,
+        1000,
+        1001,
+        pre / 3,
+        pre / 2,
+        pre - 2,
+        pre - 1,
+        pre,
+        pre + 1,
+    ]
+    .into_iter()
+    .chain((0..40).map(|i| pre - 1 - i * 997))
+    .collect();
+    let big: Vec<BigUint> = piles.iter().map(|&p| BigUint::from(p)).collect();
+    let expected_values: Vec<u8> = piles.iter().map(|&p| slow.value(p)).collect();
+    assert_eq!(fast.values_of(&big), expected_values);
+    assert_eq!(fast.value(pre - 1), slow.value(pre - 1));
+    // A pile inside the preperiod, past the kept prefix: the same answer and moves.
+    let pile = [BigUint::from(pre - 5)];
+    let a = analyse(&s, rule, &pile, &small_prefix).unwrap();
+    let b = analyse(&s, rule, &pile, &general).unwrap();
+    assert_eq!(
+        (a.outcome, &a.winning_moves, &a.grundy),
+        (b.outcome, &b.winning_moves, &b.grundy)
+    );
+}
+
+#[test]
+fn long_preperiods_are_found_in_memory_of_the_period() {
+    check_long_preperiod(
+        4818,
+        524_052,
+        Rule::Normal,
+        Period {
+            preperiod: 57_113_358,
+            period: 528_870,
+        },
+    );
+    check_long_preperiod(
+        46,
+        646_438,
+        Rule::Misere,
+        Period {
+            preperiod: 14_222_646,
+            period: 646_439,
+        },
+    );
 }

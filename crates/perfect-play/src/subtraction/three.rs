@@ -1,29 +1,43 @@
-//! The seed's sets `{1, x, y}` with `64 <= x < y`, 64 piles at a time.
+//! The seed's sets `{1, x, y}` (and `{1, y}`) with `y >= 64`: 64 piles a word, in memory
+//! `O(y + period)` however long the preperiod.
 //!
-//! Values are 0..=3, kept in two bit-planes. For a pile `n >= y` every move fits and
-//! `g(n) = mex{g(n-1), a, b}` with `a = g(n-x)`, `b = g(n-y)`, both from earlier words. With
-//! `m0 = mex{a, b}` and `m1` the next value missing from `{a, b}`, `g(n)` is `m1` exactly when
-//! `g(n-1) = m0`, so `s(n) = [g(n) = m1]` obeys `s(n) = V(n) xor (K(n) and s(n-1))`, where
-//! `V(n) = [m0(n-1) = m0(n)]` and `K(n) = V(n) xor [m1(n-1) = m0(n)]`: a prefix XOR within
-//! runs of `K`, six shifts per word.
+//! Values are 0..=3, kept in two bit-planes. For a pile `n` the moves of `x` and `y` read
+//! `a = g(n-x)` and `b = g(n-y)`. With `m0 = mex{a, b}` and `m1` the next value missing from
+//! `{a, b}`, `g(n)` is `m1` exactly when `g(n-1) = m0`, so `s(n) = [g(n) = m1]` obeys
+//! `s(n) = V(n) xor (K(n) and s(n-1))`, where `V(n) = [m0(n-1) = m0(n)]` and
+//! `K(n) = V(n) xor [m1(n-1) = m0(n)]`: a prefix XOR within runs of `K`, six shifts per word.
+//! When `x < 64`, `g(n-x)` may lie in the word being built, so the word is built `x` piles at
+//! a time.
 //!
-//! Periods: the state is the window of `y` values. Fingerprints of the windows starting every
-//! 32 piles (distinguished ones remembered, plus a Brent checkpoint for short cycles) find a
-//! repeat within `lcm(period, 32)` piles of the cycle's start; the distance, a
-//! multiple of the period, is reduced by its prime factors, and the preperiod is the end of the
-//! last mismatch between the values and themselves one period later, found a word at a time.
+//! Only the last `y` values are needed to go on, so the values live in a ring of words, and
+//! the search runs in three passes, none of which keeps more than `O(y + period)` words:
+//! 1. Detect: fingerprints of the windows of `y` values starting at a few offsets of every
+//!    word (distinguished ones remembered, in a table thinned as it grows, plus a Brent
+//!    checkpoint for short cycles) show a window seen before: a distance that is a multiple of
+//!    the period unless two fingerprints collide. Snapshots of the ring are kept on the way.
+//! 2. Period: the window where the repeat was seen is copied, and the windows at each divisor
+//!    of that distance after it are compared with it value by value. The first equal one gives
+//!    the minimal period and proves it (a window equal to the one `p` later repeats forever);
+//!    one period of values is kept. A collision matches no divisor and detection goes on.
+//! 3. Preperiod: a pile is at or past the preperiod exactly when its window equals the one a
+//!    period later. The snapshots are bisected by that test, and from the last one before the
+//!    preperiod the values are generated again with a ring one period long: the preperiod is
+//!    the end of the last mismatch between a value and the one a period later. The win/loss
+//!    pattern's period (found on the kept cycle) is settled in the same scan.
+//!
+//! Piles below the preperiod are answered from a kept prefix, or generated again on demand.
 
-use super::{Rule, SubtractionSet, next_value};
+use super::{Rule, SubtractionSet};
 use crate::period::{Period, prime_factors};
 use rustc_hash::FxHashMap;
 
-/// Whether the fast path applies: moves `{1, x, y}` with `64 <= x < y`.
+/// Whether this method applies: moves `{1, x, y}` or `{1, y}` with `y >= 64`.
 #[must_use]
 pub fn applies(set: &SubtractionSet) -> bool {
-    matches!(set.moves(), [1, x, y] if *x >= 64 && x < y)
+    matches!(set.moves(), [1, y] | [1, _, y] if *y >= 64)
 }
 
-/// Values in two bit-planes: bit `n % 64` of word `n / 64` of `low` / `high`.
+/// Values in two bit-planes: bit `i % 64` of word `i / 64` of `low` / `high` is value `i`.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Planes {
     low: Vec<u64>,
@@ -31,14 +45,14 @@ pub struct Planes {
 }
 
 impl Planes {
-    /// The value of pile `n` (which must be stored).
+    /// Value `i` (which must be stored).
     #[must_use]
-    pub fn get(&self, n: usize) -> u8 {
-        let (w, b) = (n / 64, n % 64);
+    pub fn get(&self, i: usize) -> u8 {
+        let (w, b) = (i / 64, i % 64);
         ((self.low[w] >> b & 1) | (self.high[w] >> b & 1) << 1) as u8
     }
 
-    /// How many values are stored.
+    /// How many values are stored (a whole number of words).
     #[must_use]
     pub fn len(&self) -> usize {
         self.low.len() * 64
@@ -50,216 +64,887 @@ impl Planes {
         self.low.is_empty()
     }
 
-    /// The 64 bits of `plane` starting at bit `start` (any alignment).
-    fn bits(plane: &[u64], start: usize) -> u64 {
-        let (w, b) = (start / 64, start % 64);
-        if b == 0 {
-            plane[w]
-        } else {
-            plane[w] >> b | plane[w + 1] << (64 - b)
-        }
+    fn push(&mut self, (low, high): (u64, u64)) {
+        self.low.push(low);
+        self.high.push(high);
     }
 
-    fn truncate_words(&mut self, words: usize) {
+    fn truncate(&mut self, values: usize) {
+        let words = values.div_ceil(64);
         self.low.truncate(words);
         self.high.truncate(words);
         self.low.shrink_to_fit();
         self.high.shrink_to_fit();
     }
-}
 
-/// Compute word `w` (piles `64w..64w+64`, all at least `y`) from the words before it.
-fn next_word(p: &mut Planes, w: usize, x: usize, y: usize) {
-    let start = 64 * w;
-    let (a0, a1) = (
-        Planes::bits(&p.low, start - x),
-        Planes::bits(&p.high, start - x),
-    );
-    let (b0, b1) = (
-        Planes::bits(&p.low, start - y),
-        Planes::bits(&p.high, start - y),
-    );
-    // present_v: v is a or b.
-    let eq = |l: u64, h: u64, v: u8| {
-        let l = if v & 1 == 1 { l } else { !l };
-        let h = if v & 2 == 2 { h } else { !h };
-        l & h
-    };
-    let p0 = eq(a0, a1, 0) | eq(b0, b1, 0);
-    let p1 = eq(a0, a1, 1) | eq(b0, b1, 1);
-    let p2 = eq(a0, a1, 2) | eq(b0, b1, 2);
-    // m0 = mex{a, b} in {0, 1, 2}; m1 = the next missing value in {1, 2, 3}.
-    let m0_lo = p0 & !p1;
-    let m0_hi = p0 & p1;
-    let m1_lo = (!p0 & !p1) | (!p0 & p1 & p2) | (p0 & !p1 & p2) | (p0 & p1);
-    let m1_hi = p0 | p1;
-    // The same quantities one pile earlier: shift in the previous word's top pile.
-    let prev = start - 1;
-    let g_prev = p.get(prev);
-    // For the first pile of the word, "m0(n-1) = m0(n)" and "m1(n-1) = m0(n)" are replaced by
-    // the exact test on g(n-1) below, so the shifted-in bits only need to be consistent.
-    let sh = |v: u64| v << 1;
-    let v_eq = !((sh(m0_lo) ^ m0_lo) | (sh(m0_hi) ^ m0_hi)); // m0(n-1) == m0(n)
-    let u_eq = !((sh(m1_lo) ^ m0_lo) | (sh(m1_hi) ^ m0_hi)); // m1(n-1) == m0(n)
-    let mut v = v_eq;
-    let mut k = v_eq ^ u_eq;
-    // Pile 64w: s = [g(n-1) == m0(n)] exactly, and it starts a segment.
-    let m0_first = (m0_lo & 1) as u8 | ((m0_hi & 1) as u8) << 1;
-    v = (v & !1) | u64::from(g_prev == m0_first);
-    k &= !1;
-    // Segmented prefix XOR: s_i = v_i xor (k_i and s_{i-1}).
-    let mut d = 1;
-    while d < 64 {
-        v ^= (v << d) & k;
-        k &= k << d;
-        d <<= 1;
-    }
-    let s = v;
-    p.low.push((m0_lo & !s) | (m1_lo & s));
-    p.high.push((m0_hi & !s) | (m1_hi & s));
-}
-
-/// The values and their proven period, or `None` past `limit` piles.
-#[must_use]
-pub fn compute(set: &SubtractionSet, rule: Rule, limit: usize) -> Option<(Planes, Period)> {
-    let [1, x, y] = *set.moves() else { return None };
-    let (x, y) = (x as usize, y as usize);
-    let mut planes = Planes::default();
-    // The first words by the definition (they include every pile below y).
-    let first_words = y / 64 + 1;
-    let mut bytes: Vec<u8> = Vec::with_capacity(first_words * 64);
-    for n in 0..first_words * 64 {
-        let v = next_value(set, rule, &bytes, n as u64);
-        bytes.push(v);
-    }
-    for chunk in bytes.chunks_exact(64) {
-        let (mut lo, mut hi) = (0u64, 0u64);
-        for (i, &v) in chunk.iter().enumerate() {
-            lo |= u64::from(v & 1) << i;
-            hi |= u64::from(v >> 1) << i;
+    /// The 64 values starting at `i` (any alignment; values past the end read as 0).
+    fn bits(&self, i: usize) -> (u64, u64) {
+        let (w, b) = (i / 64, i % 64);
+        let word = |w: usize| {
+            (
+                self.low.get(w).copied().unwrap_or(0),
+                self.high.get(w).copied().unwrap_or(0),
+            )
+        };
+        let (l0, h0) = word(w);
+        if b == 0 {
+            return (l0, h0);
         }
-        planes.low.push(lo);
-        planes.high.push(hi);
+        let (l1, h1) = word(w + 1);
+        (l0 >> b | l1 << (64 - b), h0 >> b | h1 << (64 - b))
     }
-    drop(bytes);
 
-    // Fingerprints of the window of y values starting every 32 piles: a repeat then shows
-    // within lcm(period, 32) piles of the first, at 2 rolling hashes a word. Fewer offsets cost
-    // less over a long preperiod and more after it (measured, {1, 4818, 524052} with a
-    // preperiod of 57M / {1, 999983, 10^6} with a period of 2M: 8 offsets 37 / 27 ms, 4 offsets
-    // 52 / 26 ms, 2 offsets 43 / 33 ms).
-    const OFFSETS: usize = 2;
+    /// Bytes held.
+    fn bytes(&self) -> usize {
+        16 * self.low.capacity().max(self.high.capacity())
+    }
+}
+
+/// All-ones from bit `threshold - start` on: which of the 64 piles from `start` are at least
+/// `threshold`.
+#[inline]
+fn from_pile(start: usize, threshold: usize) -> u64 {
+    if start >= threshold {
+        u64::MAX
+    } else if threshold - start >= 64 {
+        0
+    } else {
+        u64::MAX << (threshold - start)
+    }
+}
+
+/// All-ones up to bit `limit - start`: which of the 64 piles from `start` are below `limit`.
+#[inline]
+fn below_pile(start: usize, limit: usize) -> u64 {
+    !from_pile(start, limit)
+}
+
+/// The values of one rule in order, keeping only the most recent words in a ring.
+#[derive(Clone, Debug)]
+struct Stream {
+    x: usize,
+    y: usize,
+    rule: Rule,
+    /// Piles computed per step: 64, or `x` (the last chunk of a word may be shorter).
+    chunk: usize,
+    /// Ring of words: (low plane, high plane) of 64 piles.
+    ring: Vec<(u64, u64)>,
+    mask: usize,
+    /// Words completed.
+    words: usize,
+}
+
+impl Stream {
+    /// A stream for moves `{1, x, y}` (`x == y` for `{1, y}`) that keeps at least `history`
+    /// piles readable behind the newest word, besides the `y` its own moves need.
+    fn new(x: usize, y: usize, rule: Rule, history: usize) -> Stream {
+        let capacity = ((history.max(y) + y) / 64 + 4).next_power_of_two();
+        let mut stream = Stream {
+            x,
+            y,
+            rule,
+            chunk: x.min(64),
+            ring: vec![(0, 0); capacity],
+            mask: capacity - 1,
+            words: 0,
+        };
+        stream.first_word();
+        stream
+    }
+
+    /// Piles 0..64 by the definition (the only ones that may have no move of 1).
+    fn first_word(&mut self) {
+        let mut values = [0u8; 64];
+        let (mut low, mut high) = (0u64, 0u64);
+        for n in 0..64 {
+            let mut seen = 0u8;
+            for s in [1, self.x, self.y] {
+                if s <= n {
+                    seen |= 1 << values[n - s];
+                }
+            }
+            values[n] = if n == 0 && self.rule == Rule::Misere {
+                1 // no move left: the player to move has won
+            } else {
+                (!seen).trailing_zeros() as u8
+            };
+            low |= u64::from(values[n] & 1) << n;
+            high |= u64::from(values[n] >> 1) << n;
+        }
+        self.ring[0] = (low, high);
+        self.words = 1;
+    }
+
+    /// The words a stream needs to go on from here: the last `y` values and a word.
+    fn snapshot(&self) -> Snapshot {
+        let keep = (self.y / 64 + 2).min(self.words);
+        Snapshot {
+            words: self.words,
+            ring: (self.words - keep..self.words)
+                .map(|w| self.word(w))
+                .collect(),
+        }
+    }
+
+    /// A stream that goes on from `snapshot`, with `history` piles readable.
+    fn resume(&self, snapshot: &Snapshot, history: usize) -> Stream {
+        let mut stream = Stream::new(self.x, self.y, self.rule, history);
+        let first = snapshot.words - snapshot.ring.len();
+        for (i, &word) in snapshot.ring.iter().enumerate() {
+            stream.ring[(first + i) & stream.mask] = word;
+        }
+        stream.words = snapshot.words;
+        stream
+    }
+
+    /// Piles computed so far.
+    fn len(&self) -> usize {
+        self.words * 64
+    }
+
+    #[inline]
+    fn word(&self, w: usize) -> (u64, u64) {
+        self.ring[w & self.mask]
+    }
+
+    /// The 64 values from pile `start`; piles below 0 read as 0. The ring must still hold
+    /// them: at most `history` piles behind the newest word.
+    #[inline(always)]
+    fn bits(&self, start: isize) -> (u64, u64) {
+        if start < 0 {
+            let shift = start.unsigned_abs();
+            if shift >= 64 {
+                return (0, 0);
+            }
+            let (l, h) = self.word(0);
+            return (l << shift, h << shift);
+        }
+        let start = start as usize;
+        let (w, b) = (start / 64, start % 64);
+        let (l0, h0) = self.word(w);
+        if b == 0 {
+            return (l0, h0);
+        }
+        let (l1, h1) = self.word(w + 1);
+        (l0 >> b | l1 << (64 - b), h0 >> b | h1 << (64 - b))
+    }
+
+    fn value(&self, n: usize) -> u8 {
+        let (l, h) = self.word(n / 64);
+        ((l >> (n % 64) & 1) | (h >> (n % 64) & 1) << 1) as u8
+    }
+
+    /// Compute the next word.
+    #[inline(always)]
+    fn advance(&mut self) {
+        let w = self.words;
+        if self.chunk == 64 && 64 * w >= self.y {
+            let word = self.steady_word(w);
+            self.ring[w & self.mask] = word;
+            self.words += 1;
+        } else if 64 * w >= self.y {
+            self.advance_in_chunks();
+        } else {
+            self.advance_early();
+        }
+    }
+
+    /// [`Stream::advance`] when `x < 64` once every move fits.
+    #[inline(never)]
+    fn advance_in_chunks(&mut self) {
+        self.fill_in_chunks(true);
+    }
+
+    /// [`Stream::advance`] while some move does not fit yet.
+    #[inline(never)]
+    fn advance_early(&mut self) {
+        self.fill_in_chunks(false);
+    }
+
+    /// Compute the next word `chunk` piles at a time (the last chunk may be shorter).
+    #[inline(always)]
+    fn fill_in_chunks(&mut self, every_move_fits: bool) {
+        let w = self.words;
+        let slot = w & self.mask;
+        // Chunks read earlier chunks of this word, so it is filled in place.
+        self.ring[slot] = (0, 0);
+        for offset in (0..64).step_by(self.chunk) {
+            let start = 64 * w + offset;
+            let (low, high) = if every_move_fits {
+                self.chunk_core(start, u64::MAX, u64::MAX)
+            } else {
+                self.chunk_values(start)
+            };
+            let keep = below_pile(offset, offset + self.chunk);
+            self.ring[slot].0 |= (low & keep) << offset;
+            self.ring[slot].1 |= (high & keep) << offset;
+        }
+        self.words += 1;
+    }
+
+    /// Word `w` once every move fits (`64 w >= y`, `x >= 64`): [`Stream::chunk_values`]
+    /// without the masks, the common case.
+    #[inline(always)]
+    fn steady_word(&self, w: usize) -> (u64, u64) {
+        let start = 64 * w;
+        let aligned = |at: usize| {
+            let (i, b) = (at / 64, at % 64);
+            let (l0, h0) = self.word(i);
+            let (l1, h1) = self.word(i + 1);
+            if b == 0 {
+                (l0, h0)
+            } else {
+                (l0 >> b | l1 << (64 - b), h0 >> b | h1 << (64 - b))
+            }
+        };
+        let (a0, a1) = aligned(start - self.x);
+        let (b0, b1) = aligned(start - self.y);
+        let p0 = (!a0 & !a1) | (!b0 & !b1);
+        let p1 = (a0 & !a1) | (b0 & !b1);
+        let p2 = (!a0 & a1) | (!b0 & b1);
+        let m0_lo = p0 & !p1;
+        let m0_hi = p0 & p1;
+        let m1_lo = (!p0 & !p1) | (!p0 & p1 & p2) | (p0 & !p1 & p2) | (p0 & p1);
+        let m1_hi = p0 | p1;
+        let v_eq = !((m0_lo << 1 ^ m0_lo) | (m0_hi << 1 ^ m0_hi));
+        let u_eq = !((m1_lo << 1 ^ m0_lo) | (m1_hi << 1 ^ m0_hi));
+        // The prefix XOR is linear in its input, so the first pile's bit, the only one that
+        // waits for the previous word, is added at the end: it flips the run of piles that
+        // continue the first segment. That keeps the chain from word to word short.
+        let mut v = v_eq & !1;
+        let mut k = (v_eq ^ u_eq) & !1;
+        let first_run = u64::MAX >> (64 - (k | 1).trailing_ones());
+        let mut d = 1;
+        while d < 64 {
+            v ^= (v << d) & k;
+            k &= k << d;
+            d <<= 1;
+        }
+        let (pl, ph) = self.word(w - 1);
+        let g_prev = (pl >> 63) | (ph >> 63) << 1;
+        let m0_first = (m0_lo & 1) | (m0_hi & 1) << 1;
+        let s = v ^ (first_run & 0u64.wrapping_sub(u64::from(g_prev == m0_first)));
+        ((m0_lo & !s) | (m1_lo & s), (m0_hi & !s) | (m1_hi & s))
+    }
+
+    /// The values of piles `start..start + chunk` (in the low bits; the rest is garbage), for
+    /// `start >= 64`, from the values before them.
+    #[inline]
+    fn chunk_values(&self, start: usize) -> (u64, u64) {
+        // Which piles have the moves of x and y (only the first words lack them).
+        let (a_fits, b_fits) = (from_pile(start, self.x), from_pile(start, self.y));
+        self.chunk_core(start, a_fits, b_fits)
+    }
+
+    /// [`Stream::chunk_values`] given which piles have the moves of x and y.
+    #[inline(always)]
+    fn chunk_core(&self, start: usize, a_fits: u64, b_fits: u64) -> (u64, u64) {
+        let (x, y) = (self.x, self.y);
+        let (a0, a1) = self.bits(start as isize - x as isize);
+        let (b0, b1) = self.bits(start as isize - y as isize);
+        // present_v: v is a or b.
+        let eq = |l: u64, h: u64, v: u8| {
+            let l = if v & 1 == 1 { l } else { !l };
+            let h = if v & 2 == 2 { h } else { !h };
+            l & h
+        };
+        let present = |v: u8| (eq(a0, a1, v) & a_fits) | (eq(b0, b1, v) & b_fits);
+        let (p0, p1, p2) = (present(0), present(1), present(2));
+        // m0 = mex{a, b} in {0, 1, 2}; m1 = the next missing value in {1, 2, 3}.
+        let m0_lo = p0 & !p1;
+        let m0_hi = p0 & p1;
+        let m1_lo = (!p0 & !p1) | (!p0 & p1 & p2) | (p0 & !p1 & p2) | (p0 & p1);
+        let m1_hi = p0 | p1;
+        // For the first pile, "m0(n-1) = m0(n)" and "m1(n-1) = m0(n)" are replaced by the
+        // exact test on g(n-1) below, so the shifted-in bits only need to be consistent.
+        let sh = |v: u64| v << 1;
+        let v_eq = !((sh(m0_lo) ^ m0_lo) | (sh(m0_hi) ^ m0_hi)); // m0(n-1) == m0(n)
+        let u_eq = !((sh(m1_lo) ^ m0_lo) | (sh(m1_hi) ^ m0_hi)); // m1(n-1) == m0(n)
+        let m0_first = (m0_lo & 1) as u8 | ((m0_hi & 1) as u8) << 1;
+        // Pile `start`: s = [g(n-1) == m0(n)] exactly, and it starts a segment.
+        let mut v = (v_eq & !1) | u64::from(self.value(start - 1) == m0_first);
+        let mut k = (v_eq ^ u_eq) & !1;
+        // Segmented prefix XOR: s_i = v_i xor (k_i and s_{i-1}), over the chunk's piles.
+        let mut d = 1;
+        while d < self.chunk {
+            v ^= (v << d) & k;
+            k &= k << d;
+            d <<= 1;
+        }
+        let s = v;
+        ((m0_lo & !s) | (m1_lo & s), (m0_hi & !s) | (m1_hi & s))
+    }
+
+    /// Compute words until pile `pile` is readable.
+    fn reach(&mut self, pile: usize) {
+        while self.len() <= pile {
+            self.advance();
+        }
+    }
+}
+
+/// What a [`Stream`] needs to go on from pile `64 * words`.
+#[derive(Clone, Debug)]
+struct Snapshot {
+    words: usize,
+    /// The words just before, oldest first.
+    ring: Vec<(u64, u64)>,
+}
+
+impl Snapshot {
+    fn pile(&self) -> usize {
+        64 * self.words
+    }
+}
+
+/// Snapshots taken every `spacing` words during detection, at most [`Checkpoints::KEPT`]:
+/// when more are due, every other one goes and the spacing doubles. They let the preperiod
+/// be searched from near it rather than from pile 0, in `O(y)` memory.
+#[derive(Debug)]
+struct Checkpoints {
+    spacing: usize,
+    kept: Vec<Snapshot>,
+}
+
+impl Checkpoints {
+    const KEPT: usize = 16;
+
+    fn new(y: usize) -> Checkpoints {
+        Checkpoints {
+            spacing: y.max(1 << 20) / 64,
+            kept: Vec::new(),
+        }
+    }
+
+    fn offer(&mut self, stream: &Stream) {
+        if stream.words % self.spacing != 0 {
+            return;
+        }
+        self.kept.push(stream.snapshot());
+        if self.kept.len() > Self::KEPT {
+            // Keep the ones at multiples of the doubled spacing.
+            let spacing = 2 * self.spacing;
+            self.kept.retain(|s| s.words % spacing == 0);
+            self.spacing = spacing;
+        }
+    }
+}
+
+/// The proven period of a `{1, x, y}` sequence and the values that answer every pile.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Values {
+    x: usize,
+    y: usize,
+    rule: Rule,
+    /// The first values (all of them below the preperiod when it is short).
+    prefix: Planes,
+    prefix_len: usize,
+    /// One period of values, from pile `cycle_start`.
+    cycle: Planes,
+    cycle_start: usize,
+    /// The proven period of the values.
+    pub period: Period,
+    /// The proven period of the win/loss pattern.
+    pub outcome_period: Period,
+    /// Values generated by the three passes together.
+    pub values_computed: u64,
+}
+
+impl Values {
+    /// The value of pile `n`: from the prefix, the cycle, or, for piles between the prefix
+    /// and the preperiod, generated again (in `O(n)` time and `O(y)` memory).
+    #[must_use]
+    pub fn get(&self, n: u64) -> u8 {
+        self.get_many(&[n])[0]
+    }
+
+    /// The values of `piles`, generating the sequence again at most once.
+    #[must_use]
+    pub fn get_many(&self, piles: &[u64]) -> Vec<u8> {
+        let mut values: Vec<Option<u8>> = piles.iter().map(|&n| self.stored(n)).collect();
+        let mut gaps: Vec<usize> = (0..piles.len()).filter(|&i| values[i].is_none()).collect();
+        if !gaps.is_empty() {
+            gaps.sort_by_key(|&i| piles[i]);
+            let mut stream = Stream::new(self.x, self.y, self.rule, 0);
+            for i in gaps {
+                let n = usize::try_from(piles[i]).expect("below the preperiod");
+                stream.reach(n);
+                values[i] = Some(stream.value(n));
+            }
+        }
+        values
+            .into_iter()
+            .map(|v| v.expect("every pile is looked up"))
+            .collect()
+    }
+
+    /// The value of pile `n` when it is stored.
+    fn stored(&self, n: u64) -> Option<u8> {
+        let Period { preperiod, period } = self.period;
+        if n < self.prefix_len as u64 {
+            Some(self.prefix.get(n as usize))
+        } else if n >= preperiod {
+            let offset = (i128::from(n) - self.cycle_start as i128).rem_euclid(i128::from(period));
+            Some(self.cycle.get(offset as usize))
+        } else {
+            None
+        }
+    }
+
+    /// Bytes held by the stored values.
+    #[must_use]
+    pub fn bytes(&self) -> usize {
+        self.prefix.bytes() + self.cycle.bytes()
+    }
+}
+
+/// A window whose fingerprint was seen before.
+struct Detection {
+    /// Where the earlier window starts.
+    earlier: usize,
+    /// Where the repeat starts.
+    at: usize,
+}
+
+/// Find the period and the preperiod of `{1, x, y}` under `rule`, keeping the first
+/// `keep_prefix` values (at least those below the preperiod up to that many); `None` when no
+/// period shows within `limit` piles.
+#[must_use]
+pub fn compute(
+    set: &SubtractionSet,
+    rule: Rule,
+    limit: usize,
+    keep_prefix: usize,
+) -> Option<Values> {
+    let (x, y) = match *set.moves() {
+        [1, y] => (y as usize, y as usize),
+        [1, x, y] => (x as usize, y as usize),
+        _ => return None,
+    };
+    let mut stream = Stream::new(x, y, rule, 0);
+    let mut checkpoints = Checkpoints::new(y);
+    let offsets = offsets_for(x);
+    let (cycle_start, period, cycle) = loop {
+        let found = detect(&mut stream, &mut checkpoints, offsets, limit)?;
+        if let Some((period, cycle)) = exact_period(&mut stream, &found) {
+            break (found.at, period, cycle);
+        }
+        // Two different windows shared a fingerprint: keep looking from here.
+    };
+    let outcome_cycle = cyclic_outcome_period(&cycle, period);
+    let lags = Lags {
+        period,
+        outcome_period: outcome_cycle,
+        cycle_start,
+    };
+    let found = preperiods(&stream, &checkpoints, &lags);
+    let prefix_len = keep_prefix.min(found.preperiod);
+    let prefix = first_values(&stream, prefix_len);
+    let (preperiod, outcome_preperiod) = (found.preperiod, found.outcome_preperiod);
+    let values_computed = stream.len() + found.generated + prefix.len();
+    Some(Values {
+        x,
+        y,
+        rule,
+        prefix,
+        prefix_len,
+        cycle,
+        cycle_start,
+        period: Period {
+            preperiod: preperiod as u64,
+            period: period as u64,
+        },
+        outcome_period: Period {
+            preperiod: outcome_preperiod as u64,
+            period: outcome_cycle as u64,
+        },
+        values_computed: values_computed as u64,
+    })
+}
+
+/// Pass 1: run until a window's fingerprint is seen again.
+///
+/// The windows starting at the `offsets` of every word are fingerprinted. A window on the
+/// cycle at offset `r` shows again `m` periods later at the first `m` with
+/// `r + m * period mod 64` among the offsets: few offsets cost less a word over a long
+/// preperiod, more find the repeat sooner.
+fn detect(
+    stream: &mut Stream,
+    checkpoints: &mut Checkpoints,
+    offsets: &[usize],
+    limit: usize,
+) -> Option<Detection> {
     const BASE: u64 = 0x9E37_79B9_7F4A_7C15 | 1;
-    // The fingerprint covers the window's whole words (64 * full <= y piles); a match is
-    // confirmed on all y values, so the last partial word need not be hashed.
-    let full = y / 64;
+    let y = stream.y;
+    // The fingerprint covers whole words, at least the y values of the window: equal windows
+    // of that length are equal windows of y values. (Hashing fewer values than y let windows
+    // that differ only at their end match again and again.)
+    let full = y.div_ceil(64);
     let top = BASE.wrapping_pow(full.saturating_sub(1) as u32);
     // Each word is mixed so that its high bits reach the low ones: a multiplication alone
     // carries a difference only upwards, and windows differing in a word's top bits collided.
-    let mix = |p: &Planes, at: usize| spread(Planes::bits(&p.low, at), Planes::bits(&p.high, at));
-    // The mixed window words, kept until they leave the window: slot (j % full) * OFFSETS + r
-    // holds the word starting at pile 64 j + 32 r.
-    let mut ring = vec![0u64; full * OFFSETS];
+    let mix = |s: &Stream, at: usize| {
+        let (l, h) = s.bits(at as isize);
+        spread(l, h)
+    };
+    // The word leaving a window is mixed again rather than remembered: keeping it measured no
+    // faster and cost 8 bytes per offset and window word.
+    // Distinguished fingerprints (top `zero_bits` bits 0) and where they were seen. The table
+    // is thinned, one more zero bit at a time, when it outgrows `table_cap`, so it stays
+    // O(y) entries however long the preperiod.
+    let table_cap = (y / 16).max(1 << 14);
+    let mut zero_bits = 6u32;
     let mut seen: FxHashMap<u64, usize> = FxHashMap::default();
-    seen.reserve(1 << 16);
-    let mut rolling = [0u64; OFFSETS];
+    let mut rolling = vec![0u64; offsets.len()];
     let mut checkpoint: (usize, u64) = (usize::MAX, 0); // Brent: the window at a power of two
-    let mut k = 0usize; // window start word
-    let (earlier, at) = 'detect: loop {
-        while planes.low.len() <= k + full + 1 {
-            let w = planes.low.len();
-            if w * 64 >= limit {
+    let first = stream.words;
+    let mut k = first; // window start word
+    loop {
+        // The windows starting in word k need piles up to 64 (k + full) + 63 + 64.
+        while stream.words <= k + full + 1 {
+            if stream.len() >= limit {
                 return None;
             }
-            next_word(&mut planes, w, x, y);
+            stream.advance();
+            checkpoints.offer(stream);
         }
-        for (r, hash) in rolling.iter_mut().enumerate() {
-            let start = 64 * k + 32 * r;
-            *hash = if k == 0 {
+        for (r, (hash, &offset)) in rolling.iter_mut().zip(offsets).enumerate() {
+            let start = 64 * k + offset;
+            *hash = if k == first {
                 (0..full).fold(0u64, |h, j| {
-                    let m = mix(&planes, start + 64 * j);
-                    ring[j * OFFSETS + r] = m;
-                    h.wrapping_mul(BASE).wrapping_add(m)
+                    h.wrapping_mul(BASE)
+                        .wrapping_add(mix(stream, start + 64 * j))
                 })
             } else {
-                // The word that leaves started at 64 (k - 1) + 32 r; the one that enters at
-                // 64 (k - 1 + full) + 32 r, in the same slot.
-                let slot = ((k - 1) % full) * OFFSETS + r;
-                let entering = mix(&planes, start + 64 * (full - 1));
-                let leaving = std::mem::replace(&mut ring[slot], entering);
+                // The word that leaves starts 64 piles before this window; the one that
+                // enters is this window's last, in the same slot.
+                let entering = mix(stream, start + 64 * (full - 1));
+                let leaving = mix(stream, start - 64);
                 hash.wrapping_sub(leaving.wrapping_mul(top))
                     .wrapping_mul(BASE)
                     .wrapping_add(entering)
             };
             let fingerprint = *hash;
             if r == 0 {
-                if checkpoint.1 == fingerprint && same_window(&planes, checkpoint.0, start, y) {
-                    break 'detect (checkpoint.0, start);
+                if checkpoint.1 == fingerprint && checkpoint.0 < start {
+                    return Some(Detection {
+                        earlier: checkpoint.0,
+                        at: start,
+                    });
                 }
-                if k.is_power_of_two() {
+                if (k - first).is_power_of_two() {
                     checkpoint = (start, fingerprint);
                 }
             }
-            if fingerprint >> 58 == 0 {
+            if fingerprint.leading_zeros() >= zero_bits {
                 match seen.get(&fingerprint) {
-                    Some(&before) if same_window(&planes, before, start, y) => {
-                        break 'detect (before, start);
+                    Some(&before) => {
+                        return Some(Detection {
+                            earlier: before,
+                            at: start,
+                        });
                     }
-                    Some(_) => {}
                     None => {
                         seen.insert(fingerprint, start);
+                        if seen.len() > table_cap {
+                            zero_bits += 1;
+                            seen.retain(|f, _| f.leading_zeros() >= zero_bits);
+                        }
                     }
                 }
             }
         }
         k += 1;
-    };
-    let period_multiple = at - earlier;
-    // The window at `earlier` repeats `period_multiple` later: reduce to the minimal period.
-    let mut period = period_multiple;
-    for q in prime_factors(period_multiple) {
-        while period % q == 0 && same_window(&planes, earlier, earlier + period / q, y) {
-            period /= q;
-        }
     }
-    // Preperiod: the first pile after the last place where g(n) != g(n + period). The values
-    // repeat from the window's start, so every mismatch lies before it.
-    let preperiod = last_mismatch(&planes, earlier, period).map_or(0, |n| n + 1);
-    // Two periods past the preperiod, so that shifted comparisons stay within the store.
-    let stored_words = (preperiod + 2 * period).div_ceil(64) + 1;
-    while planes.low.len() < stored_words {
-        let w = planes.low.len();
-        next_word(&mut planes, w, x, y);
-    }
-    planes.truncate_words(stored_words);
-    Some((
-        planes,
-        Period {
-            preperiod: preperiod as u64,
-            period: period as u64,
-        },
-    ))
 }
 
-/// The proven period of the win/loss pattern (value non-zero), from the values' period.
-#[must_use]
-pub fn outcome_period(p: &Planes, period: Period) -> Period {
-    let wins = Planes {
-        low: p.low.iter().zip(&p.high).map(|(l, h)| l | h).collect(),
-        high: vec![0; p.low.len()],
+/// The offsets within a word whose windows are fingerprinted.
+///
+/// From `x = 64` on a word is one cheap step, and hashing dominates over a long preperiod, so
+/// two offsets, 32 apart; a repeat then shows `lcm(period, 32) / period` periods later, up to
+/// 32 for an odd period. Measured in whole runs (normal play, ms), evenly spaced offsets:
+///
+/// | offsets | {1, 4818, 524052} | {1, 999983, 10^6} | {1, 64, 10^6} |
+/// |---|---|---|---|
+/// | 1 | 27.3 | 47.2 | 30.7 |
+/// | 2 | 31.5 | 34.6 | 22.4 |
+/// | 4 | 39.1 | 29.1 | 24.4 |
+/// | 8 | 59.7 | 25.7 | 25.9 |
+///
+/// Below `x = 64` a word costs several chunks, so hashing is relatively cheaper, and ten
+/// offsets that form a difference cover modulo 64 (every residue is the difference of two of
+/// them) make every repeat show one period later.
+fn offsets_for(x: usize) -> &'static [usize] {
+    const EVERY_16: [usize; 2] = [0, 16];
+    const DIFFERENCE_COVER: [usize; 10] = [0, 7, 12, 16, 18, 19, 39, 52, 54, 62];
+    if x >= 64 {
+        &EVERY_16
+    } else {
+        &DIFFERENCE_COVER
+    }
+}
+
+/// The sorted divisors of `n`.
+fn divisors(n: usize) -> Vec<usize> {
+    let mut all = vec![1];
+    let mut rest = n;
+    for q in prime_factors(n) {
+        let mut power = 1;
+        let before = all.len();
+        while rest % q == 0 {
+            rest /= q;
+            power *= q;
+            for i in 0..before {
+                all.push(all[i] * power);
+            }
+        }
+    }
+    all.sort_unstable();
+    all
+}
+
+/// Pass 2: the minimal period from a detected repeat, and one period of values from
+/// `found.at`; `None` when the repeat was a fingerprint collision.
+fn exact_period(stream: &mut Stream, found: &Detection) -> Option<(usize, Planes)> {
+    let (at, y) = (found.at, stream.y);
+    let window_words = y.div_ceil(64);
+    let last_mask = below_pile(0, y - 64 * (window_words - 1));
+    let mut window = Planes::default();
+    for i in 0..window_words {
+        window.push(stream.bits((at + 64 * i) as isize));
+    }
+    let mut cycle = Planes::default();
+    for d in divisors(found.at - found.earlier) {
+        // Windows at `at + d` and `at` agree on all y values: the values repeat with period d
+        // from `at`, and as every divisor below d failed, d is the minimal period.
+        loop {
+            // Keep the values from `at` before the ring forgets them.
+            while at + cycle.len() + 64 < stream.len() {
+                cycle.push(stream.bits((at + cycle.len()) as isize));
+            }
+            if stream.len() > at + d + y + 64 {
+                break;
+            }
+            stream.advance();
+        }
+        let equal = (0..window_words).all(|i| {
+            let (l, h) = stream.bits((at + d + 64 * i) as isize);
+            let mask = if i + 1 == window_words {
+                last_mask
+            } else {
+                u64::MAX
+            };
+            (l ^ window.low[i]) & mask == 0 && (h ^ window.high[i]) & mask == 0
+        });
+        if equal {
+            cycle.truncate(d);
+            return Some((d, cycle));
+        }
+    }
+    None
+}
+
+/// Whether the win/loss marks of the cyclic sequence `cycle[0..period]` are unchanged by a
+/// rotation of `shift`.
+fn rotation_keeps_outcomes(cycle: &Planes, period: usize, shift: usize) -> bool {
+    let wins = |i: usize| {
+        let (l, h) = cycle.bits(i);
+        l | h
     };
-    let (start, cycle) = (period.preperiod as usize, period.period as usize);
-    let mut d = cycle;
-    for q in prime_factors(cycle) {
-        while d % q == 0 && same_window(&wins, start, start + d / q, cycle) {
+    // Position i against position (i + shift) mod period, 64 at a time.
+    let mut i = 0;
+    while i < period {
+        let count = (period - i).min(64);
+        let j = (i + shift) % period;
+        // The 64 marks from j may wrap past the end of the cycle.
+        let ahead = if j + count <= period {
+            wins(j)
+        } else {
+            let first = period - j;
+            (wins(j) & below_pile(0, first)) | wins(0) << first
+        };
+        if (wins(i) ^ ahead) & below_pile(0, count) != 0 {
+            return false;
+        }
+        i += count;
+    }
+    true
+}
+
+/// The minimal period of the win/loss marks on the cycle (a divisor of `period`).
+fn cyclic_outcome_period(cycle: &Planes, period: usize) -> usize {
+    let mut d = period;
+    for q in prime_factors(period) {
+        while d % q == 0 && rotation_keeps_outcomes(cycle, period, d / q) {
             d /= q;
         }
     }
-    let first = last_mismatch(&wins, start, d).map_or(0, |n| n + 1);
-    Period {
-        preperiod: first as u64,
-        period: d as u64,
+    d
+}
+
+/// The lags pass 3 compares at, and where both are known to hold.
+struct Lags {
+    period: usize,
+    outcome_period: usize,
+    /// A pile from which the values repeat with `period` (and the marks with
+    /// `outcome_period`).
+    cycle_start: usize,
+}
+
+/// What pass 3 found.
+struct Preperiods {
+    preperiod: usize,
+    outcome_preperiod: usize,
+    generated: usize,
+}
+
+/// Pass 3: the preperiods of the values and of the win/loss marks.
+///
+/// A pile `c` is at or past the preperiod exactly when the window at `c` equals the one a
+/// period later, so the checkpoints before the cycle are bisected by that test (each costs a
+/// period and a window of values) when that is cheaper than starting from pile 0; the last
+/// checkpoint before the preperiod is then scanned forward for the last mismatch.
+fn preperiods(stream: &Stream, checkpoints: &Checkpoints, lags: &Lags) -> Preperiods {
+    let (period, y) = (lags.period, stream.y);
+    let before: Vec<&Snapshot> = checkpoints
+        .kept
+        .iter()
+        .filter(|s| s.pile() <= lags.cycle_start)
+        .collect();
+    let probe = period + y;
+    let bisect_cost =
+        (before.len() + 1).next_power_of_two().ilog2() as usize * probe + 64 * checkpoints.spacing;
+    let mut generated = 0;
+    let mut from = None;
+    if bisect_cost < lags.cycle_start {
+        // on_cycle is false, then true, along the checkpoints.
+        let (mut lo, mut hi) = (0, before.len());
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            let (repeats, cost) = window_repeats(stream, before[mid], period);
+            generated += cost;
+            if repeats {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        from = lo.checked_sub(1).map(|i| before[i]);
     }
+    let scan = scan_mismatches(stream, from, lags);
+    generated += scan.generated;
+    let mut outcome_last = scan.outcome_last;
+    if from.is_some() && outcome_last.is_none() {
+        // The marks settled before the checkpoint: look again from pile 0.
+        let again = scan_mismatches(stream, None, lags);
+        generated += again.generated;
+        outcome_last = again.outcome_last;
+    }
+    let after = |n: Option<usize>| n.map_or(0, |n| n + 1);
+    Preperiods {
+        preperiod: after(scan.last),
+        outcome_preperiod: after(outcome_last),
+        generated,
+    }
+}
+
+/// Whether the window at the checkpoint equals the one a period later, and the values
+/// generated to see it.
+fn window_repeats(stream: &Stream, from: &Snapshot, period: usize) -> (bool, usize) {
+    let y = stream.y;
+    let mut probe = stream.resume(from, period + y + 128);
+    let c = from.pile();
+    probe.reach(c + period + y + 64);
+    let mut i = 0;
+    let repeats = loop {
+        if i >= y {
+            break true;
+        }
+        let (a0, a1) = probe.bits((c + i) as isize);
+        let (b0, b1) = probe.bits((c + period + i) as isize);
+        let mask = below_pile(i, y);
+        if ((a0 ^ b0) | (a1 ^ b1)) & mask != 0 {
+            break false;
+        }
+        i += 64;
+    };
+    (repeats, probe.len() - c)
+}
+
+/// The last mismatches found by [`scan_mismatches`].
+struct Scan {
+    last: Option<usize>,
+    outcome_last: Option<usize>,
+    generated: usize,
+}
+
+/// Generate from the checkpoint (or pile 0) with a ring one period long, and find the last
+/// pile `n` (from the checkpoint on) with `g(n) != g(n + period)`, and the last one whose
+/// win/loss mark differs from the one `outcome_period` later.
+fn scan_mismatches(stream: &Stream, from: Option<&Snapshot>, lags: &Lags) -> Scan {
+    let Lags {
+        period,
+        outcome_period,
+        cycle_start,
+    } = *lags;
+    let y = stream.y;
+    let history = period + 64;
+    let (mut scan, first) = match from {
+        Some(snapshot) => (stream.resume(snapshot, history), snapshot.pile()),
+        None => (Stream::new(stream.x, y, stream.rule, history), 0),
+    };
+    let (mut last, mut outcome_last) = (None, None);
+    let mut w = first / 64;
+    if from.is_some() {
+        scan.advance();
+    }
+    loop {
+        let start = 64 * w;
+        let (lo, hi) = scan.word(w);
+        // Pairs (n - period, n) with first <= n - period < cycle_start; past the cycle's
+        // start every pair agrees.
+        let (pl, ph) = scan.bits(start as isize - period as isize);
+        let diff = ((lo ^ pl) | (hi ^ ph))
+            & from_pile(start, first + period)
+            & below_pile(start, cycle_start + period);
+        if diff != 0 {
+            last = Some(start + 63 - diff.leading_zeros() as usize - period);
+        }
+        let (ol, oh) = scan.bits(start as isize - outcome_period as isize);
+        let outcome_diff = ((lo | hi) ^ (ol | oh))
+            & from_pile(start, first + outcome_period)
+            & below_pile(start, cycle_start + outcome_period);
+        if outcome_diff != 0 {
+            outcome_last =
+                Some(start + 63 - outcome_diff.leading_zeros() as usize - outcome_period);
+        }
+        if start + 64 >= period + last.map_or(first, |n| n + 1) + y
+            || start + 64 >= cycle_start + period
+        {
+            // The y values after the last mismatch agree with those a period later, so every
+            // later value does; and the win/loss marks, periodic from there, have no
+            // mismatch past it either.
+            break;
+        }
+        w += 1;
+        scan.advance();
+    }
+    Scan {
+        last,
+        outcome_last,
+        generated: scan.len() - first,
+    }
+}
+
+/// The first `count` values, generated again.
+fn first_values(stream: &Stream, count: usize) -> Planes {
+    let mut again = Stream::new(stream.x, stream.y, stream.rule, 0);
+    let mut prefix = Planes::default();
+    while prefix.len() < count {
+        prefix.push(again.word(again.words - 1));
+        again.advance();
+    }
+    prefix
 }
 
 /// One window word (both planes) mixed so that every bit reaches the low bits.
@@ -270,38 +955,103 @@ fn spread(low: u64, high: u64) -> u64 {
     x ^ x >> 29
 }
 
-/// Whether the `len` values from `a` equal those from `b` (both stored).
-fn same_window(p: &Planes, a: usize, b: usize, len: usize) -> bool {
-    let mut i = 0;
-    while i + 64 <= len {
-        if Planes::bits(&p.low, a + i) != Planes::bits(&p.low, b + i)
-            || Planes::bits(&p.high, a + i) != Planes::bits(&p.high, b + i)
-        {
-            return false;
-        }
-        i += 64;
-    }
-    (i..len).all(|j| p.get(a + j) == p.get(b + j))
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// The largest `n < end` with `g(n) != g(n + period)`, a word at a time.
-fn last_mismatch(p: &Planes, end: usize, period: usize) -> Option<usize> {
-    let mut start = end;
-    while start > 0 {
-        let from = start.saturating_sub(64);
-        let count = start - from;
-        let mask = if count == 64 {
-            u64::MAX
-        } else {
-            (1u64 << count) - 1
-        };
-        let diff = ((Planes::bits(&p.low, from) ^ Planes::bits(&p.low, from + period))
-            | (Planes::bits(&p.high, from) ^ Planes::bits(&p.high, from + period)))
-            & mask;
-        if diff != 0 {
-            return Some(from + 63 - diff.leading_zeros() as usize);
-        }
-        start = from;
+    #[test]
+    fn divisors_are_sorted_and_complete() {
+        assert_eq!(divisors(1), [1]);
+        assert_eq!(divisors(12), [1, 2, 3, 4, 6, 12]);
+        assert_eq!(
+            divisors(32 * 9),
+            [
+                1, 2, 3, 4, 6, 8, 9, 12, 16, 18, 24, 32, 36, 48, 72, 96, 144, 288
+            ]
+        );
+        assert_eq!(divisors(999_983), [1, 999_983]);
     }
-    None
+
+    /// Values by the definition.
+    fn brute(x: usize, y: usize, rule: Rule, n: usize) -> Vec<u8> {
+        let mut v: Vec<u8> = Vec::with_capacity(n);
+        for i in 0..n {
+            let seen: Vec<u8> = [1, x, y]
+                .iter()
+                .filter(|&&s| s <= i)
+                .map(|&s| v[i - s])
+                .collect();
+            v.push(if i == 0 && rule == Rule::Misere {
+                1
+            } else {
+                (0..).find(|g| !seen.contains(g)).unwrap()
+            });
+        }
+        v
+    }
+
+    #[test]
+    fn streams_match_the_definition_for_every_small_x() {
+        for x in 2..=70 {
+            for y in [x.max(64), 64, 65, 100, 127, 128, 129, 200, 1000] {
+                if y < x {
+                    continue;
+                }
+                for rule in [Rule::Normal, Rule::Misere] {
+                    let n = 3000;
+                    let expected = brute(x, y, rule, n);
+                    // The smallest ring, read as it goes: stale words must never leak in.
+                    let mut stream = Stream::new(x, y, rule, 0);
+                    for (i, &e) in expected.iter().enumerate() {
+                        stream.reach(i);
+                        assert_eq!(stream.value(i), e, "x {x} y {y} {rule:?} pile {i}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_small_x_offsets_cover_every_difference() {
+        let offsets = offsets_for(10);
+        let differences: std::collections::BTreeSet<usize> = offsets
+            .iter()
+            .flat_map(|a| offsets.iter().map(move |b| (a + 64 - b) % 64))
+            .collect();
+        assert_eq!(differences.len(), 64);
+    }
+
+    #[test]
+    fn a_false_repeat_is_rejected_and_a_true_one_gives_the_minimal_period() {
+        let mut stream = Stream::new(100, 1000, Rule::Normal, 0);
+        let mut checkpoints = Checkpoints::new(1000);
+        let found = detect(&mut stream, &mut checkpoints, offsets_for(100), usize::MAX).unwrap();
+        let (period, cycle) = exact_period(&mut stream.clone(), &found).unwrap();
+        let general = crate::subtraction::Limits {
+            word_parallel: false,
+            ..crate::subtraction::Limits::default()
+        };
+        let set = SubtractionSet::new(&[1, 100, 1000]).unwrap();
+        let oracle = crate::subtraction::Sequence::compute(&set, Rule::Normal, &general).unwrap();
+        assert_eq!(period as u64, oracle.period.period);
+        assert_eq!(cycle.len(), period.div_ceil(64) * 64);
+        // A prime distance has no multiple of the period among its divisors: as when two
+        // windows share a fingerprint by chance.
+        let prime = (period + 1..).find(|&q| prime_factors(q) == [q]).unwrap();
+        assert!(found.at >= prime, "repeat seen at {}", found.at);
+        let fake = Detection {
+            earlier: found.at - prime,
+            at: found.at,
+        };
+        assert!(exact_period(&mut stream, &fake).is_none());
+    }
+
+    #[test]
+    fn masks_select_piles() {
+        assert_eq!(from_pile(64, 64), u64::MAX);
+        assert_eq!(from_pile(0, 64), 0);
+        assert_eq!(from_pile(0, 3), u64::MAX << 3);
+        assert_eq!(below_pile(0, 3), 0b111);
+        assert_eq!(below_pile(128, 100), 0);
+    }
 }
