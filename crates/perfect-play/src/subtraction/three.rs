@@ -660,27 +660,36 @@ fn detect(
 
 /// The offsets within a word whose windows are fingerprinted.
 ///
-/// From `x = 64` on a word is one cheap step, and hashing dominates over a long preperiod, so
-/// two offsets, 32 apart; a repeat then shows `lcm(period, 32) / period` periods later, up to
-/// 32 for an odd period. Measured in whole runs (normal play, ms), evenly spaced offsets:
+/// A window on the cycle at offset `r` is seen again at the first `m` periods with
+/// `m * period mod 64` a difference of two offsets. Every offset costs a rolling hash a word,
+/// paid over the whole preperiod; `m` multiplies the period's share. Measured in whole runs
+/// (normal play, ms, best of 3):
 ///
-/// | offsets | {1, 4818, 524052} | {1, 999983, 10^6} | {1, 64, 10^6} |
+/// | x | offsets (largest m) | {1, 4818, 524052} μ 57M | {1, 999983, 10^6} λ 2M odd |
 /// |---|---|---|---|
-/// | 1 | 27.3 | 47.2 | 30.7 |
-/// | 2 | 31.5 | 34.6 | 22.4 |
-/// | 4 | 39.1 | 29.1 | 24.4 |
-/// | 8 | 59.7 | 25.7 | 25.9 |
+/// | >= 64 | 0, 32 (32) | 31.5 | 34.6 |
+/// | >= 64 | **0, 16** (16) | 26.5 | 20.5 |
+/// | >= 64 | 0, 4, 28 (8) | 30.5 | 7.0 |
 ///
-/// Below `x = 64` a word costs several chunks, so hashing is relatively cheaper, and ten
+/// | x | offsets (largest m) | {1, 44, 975555} μ 20M | {1, 63, 10^6} λ 1M odd | {1, 22, 993972} |
+/// |---|---|---|---|---|
+/// | 16..64 | difference cover (1) | 46.2 | 5.4 | 28.0 |
+/// | 16..64 | 0, 4, 28 (8) | 27.8 | 7.0 | 31.5 |
+/// | 16..64 | **0, 4, 12, 48** (4) | 29.3 | 6.9 | 25.8 |
+/// | 16..64 | 0, 16 (16) | 28.9 | 23.3 | 37.2 |
+///
+/// Below `x = 16` a word costs four or more chunks, so hashing is relatively cheap: ten
 /// offsets that form a difference cover modulo 64 (every residue is the difference of two of
-/// them) make every repeat show one period later.
+/// them, so `m = 1`) had the lowest worst case over x = 2, 3, 8, 12 (against 16 or 32 evenly
+/// spaced offsets: 29.5 ms against 38.8 and 32.0 at {1, 3, 987512}).
 fn offsets_for(x: usize) -> &'static [usize] {
     const EVERY_16: [usize; 2] = [0, 16];
     const DIFFERENCE_COVER: [usize; 10] = [0, 7, 12, 16, 18, 19, 39, 52, 54, 62];
-    if x >= 64 {
-        &EVERY_16
-    } else {
-        &DIFFERENCE_COVER
+    const FOUR: [usize; 4] = [0, 4, 12, 48];
+    match x {
+        64.. => &EVERY_16,
+        16..64 => &FOUR,
+        _ => &DIFFERENCE_COVER,
     }
 }
 
