@@ -14,7 +14,8 @@
 //!
 //! Every answer comes from the Grundy sequence, whose period is found and proven
 //! ([`period::find_period`]) before any pile is answered, so a pile of `10^100` coins costs no
-//! more than a pile of 100.
+//! more than a pile of 100. The seed's sets `{1, x, y}` with `y >= 64` take [`three`]: 64 piles
+//! a word, in memory `O(y + period)` however long the preperiod.
 
 pub mod period;
 pub mod three;
