@@ -24,6 +24,7 @@ fn limits(limit: Option<u64>) -> Limits {
     let defaults = Limits::default();
     Limits {
         max_values: limit.unwrap_or(defaults.max_values),
+        max_streamed_values: limit.unwrap_or(defaults.max_streamed_values),
         ..defaults
     }
 }
@@ -184,7 +185,7 @@ fn render(
         }
         None => text.push_str(&format!(
             "No period proven within the first {} pile sizes (raise --limit to search further); the piles were answered from the values of every smaller pile.\n",
-            limits.max_values
+            limits.search_limit(set)
         )),
     }
     Ok(Output { text, json })

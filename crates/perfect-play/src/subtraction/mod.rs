@@ -76,8 +76,14 @@ pub enum Rule {
 /// Limits on the work one query may do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
-    /// Most pile sizes whose values the period search may compute (one byte each).
+    /// Most pile sizes whose values the general period search may compute (it keeps each, one
+    /// byte a pile, so this bounds memory).
     pub max_values: u64,
+    /// Most pile sizes the `{1, x, y}` method (`y >= 64`) may generate while it searches for
+    /// the period. It keeps `O(y + period)` of them, so this bounds time only: about 0.4 ns a
+    /// pile, 8 s at the default. Preperiods near `y^2 / x` occur (595,262,357 for
+    /// `{1, 1228, 999213}`).
+    pub max_streamed_values: u64,
     /// Most positions the exact misère search over several piles may visit.
     pub max_search_states: usize,
     /// Use the 64-piles-a-word method for `{1, x, y}` and `{1, y}` with `y >= 64` (tests turn
@@ -89,10 +95,24 @@ pub struct Limits {
     pub kept_prefix: usize,
 }
 
+impl Limits {
+    /// The period search's limit for `set`: [`Limits::max_streamed_values`] for the
+    /// `{1, x, y}` method, [`Limits::max_values`] otherwise.
+    #[must_use]
+    pub fn search_limit(&self, set: &SubtractionSet) -> u64 {
+        if self.word_parallel && three::applies(set) {
+            self.max_streamed_values
+        } else {
+            self.max_values
+        }
+    }
+}
+
 impl Default for Limits {
     fn default() -> Limits {
         Limits {
             max_values: 200_000_000,
+            max_streamed_values: 20_000_000_000,
             max_search_states: 2_000_000,
             word_parallel: true,
             kept_prefix: 1 << 20,
@@ -190,9 +210,9 @@ impl Sequence {
         limits: &Limits,
     ) -> Result<Sequence, SubtractionError> {
         if three::applies(set) && limits.word_parallel {
-            let limit = usize::try_from(limits.max_values).unwrap_or(usize::MAX);
+            let limit = usize::try_from(limits.max_streamed_values).unwrap_or(usize::MAX);
             let values = three::compute(set, rule, limit, limits.kept_prefix)
-                .ok_or(SubtractionError::NoPeriod(limits.max_values))?;
+                .ok_or(SubtractionError::NoPeriod(limits.max_streamed_values))?;
             return Ok(Sequence {
                 rule,
                 period: values.period,

@@ -249,6 +249,7 @@ fn large_moves_are_answered_at_a_pile_of_10_18() {
 fn small_piles_are_answered_without_a_period() {
     let limits = Limits {
         max_values: 100,
+        max_streamed_values: 100,
         ..Limits::default()
     };
     let s = set(&[1, 1000]);
@@ -284,13 +285,25 @@ fn small_piles_are_answered_without_a_period() {
 
 #[test]
 fn the_limit_stops_the_search_with_a_message() {
-    let limits = Limits {
+    // The {1, x, y} method keeps no history, so its own limit bounds time; the general
+    // method's bounds memory.
+    let streamed = Limits {
+        max_streamed_values: 100,
+        ..Limits::default()
+    };
+    let err = Sequence::compute(&set(&[1, 1000]), Rule::Normal, &streamed).unwrap_err();
+    assert_eq!(err, SubtractionError::NoPeriod(100));
+    assert!(err.to_string().contains("--limit"));
+    assert_eq!(streamed.search_limit(&set(&[1, 1000])), 100);
+    assert!(Sequence::compute(&set(&[1, 3, 1000]), Rule::Normal, &streamed).is_err());
+    let kept = Limits {
         max_values: 100,
         ..Limits::default()
     };
-    let err = Sequence::compute(&set(&[1, 1000]), Rule::Normal, &limits).unwrap_err();
+    assert!(Sequence::compute(&set(&[1, 1000]), Rule::Normal, &kept).is_ok());
+    let err = Sequence::compute(&set(&[2, 3, 1000]), Rule::Normal, &kept).unwrap_err();
     assert_eq!(err, SubtractionError::NoPeriod(100));
-    assert!(err.to_string().contains("--limit"));
+    assert_eq!(kept.search_limit(&set(&[2, 3, 1000])), 100);
 }
 
 /// Who wins a sum of piles, by plain recursion with no memo: the independent oracle for sums.
