@@ -4,8 +4,9 @@
 
     cargo build --release && python3 scripts/coin-sweep.py --pairs 150 --seed 7
 
-Half the pairs have x < 64 (the chunked word path), half x >= 64; the known hard sets are
-always included. Wall time is taken around the process; peak RSS comes from /usr/bin/time.
+A third of the pairs have x < 64 (words built x piles at a time), a third 64 <= x < 4096
+(where preperiods near y^2 / x live), a third x >= 4096; the known hard sets are always
+included. Wall time is taken around the process; peak RSS comes from /usr/bin/time.
 """
 import argparse
 import json
@@ -15,7 +16,9 @@ import subprocess
 import time
 
 HARD = [(4818, 524052), (999983, 1000000), (64, 1000000), (46, 646438), (54, 577516),
-        (3, 987512), (8, 908649), (2, 999999), (63, 1000000)]
+        (3, 987512), (8, 908649), (2, 999999), (63, 1000000), (44, 975555),
+        # preperiods near y^2 / x, found by examples/coin_hard_sets.rs
+        (1544, 495524), (2422, 637315), (3850, 919436), (1624, 949230), (1228, 999213)]
 
 
 def run(binary, x, y, misere):
@@ -39,7 +42,7 @@ def main():
     rng = random.Random(args.seed)
     pairs = list(HARD)
     for i in range(args.pairs):
-        x = rng.randint(2, 63) if i % 2 == 0 else rng.randint(64, 999_999)
+        x = (rng.randint(2, 63), rng.randint(64, 4095), rng.randint(4096, 999_999))[i % 3]
         y = rng.randint(max(x + 1, 64), 1_000_000)
         pairs.append((x, y))
     rows = []
