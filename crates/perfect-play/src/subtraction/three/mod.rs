@@ -27,6 +27,8 @@
 //!
 //! Piles below the preperiod are answered from a kept prefix, or generated again on demand.
 
+mod sweep;
+
 use super::{Rule, SubtractionSet};
 use crate::period::{Period, prime_factors};
 use rustc_hash::FxHashMap;
@@ -521,6 +523,14 @@ pub fn compute(
         [1, x, y] => (x as usize, y as usize),
         _ => return None,
     };
+    if let Some(swept) = sweep::sweep(x, y, rule, limit) {
+        return Some(from_sweep(x, y, rule, &swept, keep_prefix));
+    }
+    search(x, y, rule, limit, keep_prefix)
+}
+
+/// The three passes (detect, prove the period, bisect for the preperiod).
+fn search(x: usize, y: usize, rule: Rule, limit: usize, keep_prefix: usize) -> Option<Values> {
     let mut stream = Stream::new(x, y, rule, 0);
     let mut checkpoints = Checkpoints::new(y);
     let offsets = offsets_for(x);
@@ -560,6 +570,50 @@ pub fn compute(
         },
         values_computed: values_computed as u64,
     })
+}
+
+/// The values, period and preperiods from a sweep's ring (one multiple of the period).
+fn from_sweep(x: usize, y: usize, rule: Rule, swept: &sweep::Swept, keep_prefix: usize) -> Values {
+    let lag = swept.lag;
+    // The cycle starts at the first multiple of the lag past the preperiod, so it reads the
+    // ring from slot 0.
+    let cycle_start = swept.preperiod.next_multiple_of(lag);
+    let mut whole = Planes::default();
+    for chunk in swept.ring.chunks(64) {
+        let (mut low, mut high) = (0u64, 0u64);
+        for (i, &v) in chunk.iter().enumerate() {
+            low |= u64::from(v & 1) << i;
+            high |= u64::from(v >> 1) << i;
+        }
+        whole.push((low, high));
+    }
+    // The tail from the preperiod is purely periodic, so its minimal period is the ring's
+    // minimal cyclic period, and the preperiod for it is the one found for the lag.
+    let period = cyclic_period(&whole, lag, |marks| marks);
+    let mut cycle = whole;
+    cycle.truncate(period);
+    let outcome_cycle = cyclic_outcome_period(&cycle, period);
+    let stream = Stream::new(x, y, rule, 0);
+    let prefix_len = keep_prefix.min(swept.preperiod);
+    let prefix = first_values(&stream, prefix_len);
+    Values {
+        x,
+        y,
+        rule,
+        prefix,
+        prefix_len,
+        cycle,
+        cycle_start,
+        period: Period {
+            preperiod: swept.preperiod as u64,
+            period: period as u64,
+        },
+        outcome_period: Period {
+            preperiod: swept.outcome_preperiod as u64,
+            period: outcome_cycle as u64,
+        },
+        values_computed: (swept.generated + prefix_len) as u64,
+    }
 }
 
 /// Pass 1: run until a window's fingerprint is seen again.
@@ -753,26 +807,31 @@ fn exact_period(stream: &mut Stream, found: &Detection) -> Option<(usize, Planes
     None
 }
 
-/// Whether the win/loss marks of the cyclic sequence `cycle[0..period]` are unchanged by a
-/// rotation of `shift`.
-fn rotation_keeps_outcomes(cycle: &Planes, period: usize, shift: usize) -> bool {
-    let wins = |i: usize| {
-        let (l, h) = cycle.bits(i);
-        l | h
-    };
+/// Whether `marks` of the cyclic sequence `cycle[0..period]` are unchanged by a rotation of
+/// `shift`; `marks` turns 64 values (both planes) into the bits compared.
+fn rotation_keeps(
+    cycle: &Planes,
+    period: usize,
+    shift: usize,
+    marks: impl Fn((u64, u64)) -> (u64, u64),
+) -> bool {
+    let at = |i: usize| marks(cycle.bits(i));
     // Position i against position (i + shift) mod period, 64 at a time.
     let mut i = 0;
     while i < period {
         let count = (period - i).min(64);
         let j = (i + shift) % period;
-        // The 64 marks from j may wrap past the end of the cycle.
+        // The 64 values from j may wrap past the end of the cycle.
         let ahead = if j + count <= period {
-            wins(j)
+            at(j)
         } else {
             let first = period - j;
-            (wins(j) & below_pile(0, first)) | wins(0) << first
+            let keep = below_pile(0, first);
+            let ((l0, h0), (l1, h1)) = (at(j), at(0));
+            (l0 & keep | l1 << first, h0 & keep | h1 << first)
         };
-        if (wins(i) ^ ahead) & below_pile(0, count) != 0 {
+        let here = at(i);
+        if ((here.0 ^ ahead.0) | (here.1 ^ ahead.1)) & below_pile(0, count) != 0 {
             return false;
         }
         i += count;
@@ -780,15 +839,24 @@ fn rotation_keeps_outcomes(cycle: &Planes, period: usize, shift: usize) -> bool 
     true
 }
 
-/// The minimal period of the win/loss marks on the cycle (a divisor of `period`).
-fn cyclic_outcome_period(cycle: &Planes, period: usize) -> usize {
+/// The minimal period of `marks` on the cycle (a divisor of `period`).
+fn cyclic_period(
+    cycle: &Planes,
+    period: usize,
+    marks: impl Fn((u64, u64)) -> (u64, u64) + Copy,
+) -> usize {
     let mut d = period;
     for q in prime_factors(period) {
-        while d % q == 0 && rotation_keeps_outcomes(cycle, period, d / q) {
+        while d % q == 0 && rotation_keeps(cycle, period, d / q, marks) {
             d /= q;
         }
     }
     d
+}
+
+/// The minimal period of the win/loss marks on the cycle (a divisor of `period`).
+fn cyclic_outcome_period(cycle: &Planes, period: usize) -> usize {
+    cyclic_period(cycle, period, |(l, h)| (l | h, 0))
 }
 
 /// The lags pass 3 compares at, and where both are known to hold.
@@ -1053,6 +1121,58 @@ mod tests {
             at: found.at,
         };
         assert!(exact_period(&mut stream, &fake).is_none());
+    }
+
+    /// The sweep against the three passes: the same period, preperiods and values.
+    fn check_sweep(x: usize, y: usize, rule: Rule, must_sweep: bool) {
+        let ctx = format!("{{1, {x}, {y}}} {rule:?}");
+        let Some(swept) = sweep::sweep(x, y, rule, usize::MAX) else {
+            assert!(!must_sweep, "{ctx}: the sweep gave way");
+            return;
+        };
+        let fast = from_sweep(x, y, rule, &swept, 1000);
+        let slow = search(x, y, rule, usize::MAX, 1000).unwrap();
+        assert_eq!(fast.period, slow.period, "{ctx}");
+        assert_eq!(fast.outcome_period, slow.outcome_period, "{ctx}");
+        let Period { preperiod, period } = slow.period;
+        let piles: Vec<u64> = (0..3 * period + 100)
+            .step_by(7)
+            .map(|i| preperiod + i)
+            .chain([
+                0,
+                1,
+                999,
+                1000,
+                preperiod.saturating_sub(1),
+                preperiod.saturating_sub(2),
+            ])
+            .collect();
+        assert_eq!(fast.get_many(&piles), slow.get_many(&piles), "{ctx}");
+    }
+
+    #[test]
+    fn the_sweep_agrees_with_the_three_passes() {
+        // Long preperiods (near y^2 / x), where the sweep is what makes them fast.
+        for (x, y) in [(4818, 524_052), (46, 646_438), (250, 100_000)] {
+            for rule in [Rule::Normal, Rule::Misere] {
+                check_sweep(x, y, rule, true);
+            }
+        }
+        // Every kind of set, wherever the sweep finishes.
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..300 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let y = 64 + (state % 20_000) as usize;
+            let x = 2 + (state >> 32) as usize % (y - 1);
+            let rule = if state & 1 == 0 {
+                Rule::Normal
+            } else {
+                Rule::Misere
+            };
+            check_sweep(x, y, rule, false);
+        }
     }
 
     #[test]

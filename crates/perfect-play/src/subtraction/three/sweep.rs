@@ -1,0 +1,302 @@
+//! Jumping over a long preperiod: follow only the piles whose value differs from the one a
+//! lag earlier.
+//!
+//! Long preperiods of `{1, x, y}` (near `y^2 / x`, hundreds of millions of piles) drift
+//! slowly towards a period of `y + x` or `y + 1`: a stretch of `y` values differs from the one
+//! a period earlier in a few thousand places, fewer each time. Call those places defects at
+//! lag `L`. As every value is the same function of the values 1, `x` and `y` before it, a
+//! pile whose three inputs are not defects is not one either, so defects arise only 1, `x` or
+//! `y` after a defect. Keeping the last `L` values in a ring, where a pile that is not a
+//! defect needs no writing, the sweep visits only those candidates, in order; once no
+//! candidate is left, the values repeat with period `L` after the last defect. That costs
+//! the number of defects rather than the number of piles, and gives way to the general search
+//! when defects are too many.
+
+use super::{Stream, below_pile, from_pile};
+use crate::subtraction::Rule;
+
+/// What the sweep proved: `g(m) = ring[m % lag]` for every `m >= preperiod`.
+pub(super) struct Swept {
+    /// A multiple of the period.
+    pub lag: usize,
+    /// One period's worth of values, by pile modulo `lag`.
+    pub ring: Vec<u8>,
+    /// The first pile from which `g(m) = g(m + lag)` always holds.
+    pub preperiod: usize,
+    /// The same for the win/loss marks.
+    pub outcome_preperiod: usize,
+    /// Values generated before the sweep plus candidates it visited.
+    pub generated: usize,
+}
+
+/// Defects allowed before the sweep gives way: this many, plus one in every
+/// `SPARSE` piles swept. Denser than that, a word at a time is faster.
+const ALLOWANCE: usize = 100_000;
+const SPARSE: usize = 32;
+
+/// Sweep at the lags `y + x` and `y + 1` side by side (the period is often one of them, and
+/// at a lag that is no multiple of it the defects can stay few forever), taking the first to
+/// finish; `None` when neither is sparse, both grow too many defects, or the search passes
+/// `limit` piles.
+pub(super) fn sweep(x: usize, y: usize, rule: Rule, limit: usize) -> Option<Swept> {
+    let lags = if x == y {
+        vec![y + 1]
+    } else {
+        vec![y + x, y + 1]
+    };
+    let longest = lags[0];
+    // Generate up to `start`: the probe stretch [longest + y, start) has every move, at both
+    // ends of every lag.
+    let start = (longest + 2 * y).next_multiple_of(64);
+    if start >= limit {
+        return None;
+    }
+    let mut stream = Stream::new(x, y, rule, longest + 64);
+    let mut mismatches = vec![Mismatches::default(); lags.len()];
+    let mut w = 0;
+    while 64 * w < start {
+        if w > 0 {
+            stream.advance();
+        }
+        let pile = 64 * w;
+        let (lo, hi) = stream.word(w);
+        for (lag, seen) in lags.iter().zip(mismatches.iter_mut()) {
+            let (pl, ph) = stream.bits(pile as isize - *lag as isize);
+            let from = from_pile(pile, *lag);
+            let diff = ((lo ^ pl) | (hi ^ ph)) & from;
+            let outcome_diff = ((lo | hi) ^ (pl | ph)) & from;
+            seen.note(pile, diff, outcome_diff, longest + y);
+        }
+        w += 1;
+    }
+    let mut sweeps: Vec<Sweeper> = lags
+        .iter()
+        .zip(&mismatches)
+        .filter(|(_, seen)| seen.probe * SPARSE <= start - longest - y)
+        .map(|(&lag, seen)| Sweeper::new(&stream, [x, y], lag, start, seen))
+        .collect();
+    let mut bound = start;
+    while !sweeps.is_empty() {
+        bound = bound.saturating_add(y).min(limit);
+        let mut i = 0;
+        while i < sweeps.len() {
+            match sweeps[i].run_to(bound) {
+                Progress::Done => {
+                    let visited: usize = sweeps.iter().map(|s| s.visited).sum();
+                    return Some(sweeps.swap_remove(i).finish(start + visited));
+                }
+                Progress::Running => i += 1,
+                Progress::TooMany => {
+                    sweeps.swap_remove(i);
+                }
+            }
+        }
+        if bound >= limit {
+            return None;
+        }
+    }
+    None
+}
+
+/// How far a [`Sweeper`] got.
+enum Progress {
+    /// No candidate is left: the values repeat with the lag after the last defect.
+    Done,
+    /// Candidates remain past the bound.
+    Running,
+    /// The defects outgrew their allowance.
+    TooMany,
+}
+
+/// The sweep at one lag.
+struct Sweeper {
+    moves: [usize; 2],
+    lag: usize,
+    start: usize,
+    ring: Vec<u8>,
+    candidates: Candidates,
+    last: Option<usize>,
+    last_outcome: Option<usize>,
+    defects: usize,
+    visited: usize,
+    from: usize,
+    /// `from % lag`, kept up to date without dividing.
+    from_slot: usize,
+}
+
+impl Sweeper {
+    /// The sweep from `start`, with the values before it from `stream`.
+    fn new(
+        stream: &Stream,
+        moves: [usize; 2],
+        lag: usize,
+        start: usize,
+        seen: &Mismatches,
+    ) -> Sweeper {
+        let [x, y] = moves;
+        let mut ring = vec![0u8; lag];
+        for n in start - lag..start {
+            ring[n % lag] = stream.value(n);
+        }
+        let mut candidates = Candidates::new(y);
+        for d in start - y..start {
+            if stream.value(d) != stream.value(d - lag) {
+                for s in [1, x, y] {
+                    if d + s >= start {
+                        candidates.insert(d + s);
+                    }
+                }
+            }
+        }
+        Sweeper {
+            moves,
+            lag,
+            start,
+            ring,
+            candidates,
+            last: seen.last,
+            last_outcome: seen.last_outcome,
+            defects: 0,
+            visited: 0,
+            from: start,
+            from_slot: start % lag,
+        }
+    }
+
+    /// Visit the candidates below `bound`.
+    fn run_to(&mut self, bound: usize) -> Progress {
+        let ([x, y], lag) = (self.moves, self.lag);
+        // Ring slots by subtraction: candidates are less than a lag apart.
+        let back = |slot: usize, by: usize| {
+            if slot >= by {
+                slot - by
+            } else {
+                slot + lag - by
+            }
+        };
+        while let Some(n) = self.candidates.pop_from(self.from, bound) {
+            self.visited += 1;
+            if self.defects > ALLOWANCE + (n - self.start) / SPARSE {
+                return Progress::TooMany;
+            }
+            let mut slot = self.from_slot + (n - self.from);
+            if slot >= lag {
+                slot -= lag;
+            }
+            let ring = &mut self.ring;
+            let seen =
+                1u8 << ring[back(slot, 1)] | 1 << ring[back(slot, x)] | 1 << ring[back(slot, y)];
+            let value = (!seen).trailing_zeros() as u8;
+            let before = ring[slot];
+            if value != before {
+                ring[slot] = value;
+                self.defects += 1;
+                self.last = Some(n);
+                if (value == 0) != (before == 0) {
+                    self.last_outcome = Some(n);
+                }
+                for s in [1, x, y] {
+                    self.candidates.insert(n + s);
+                }
+            }
+            self.from = n + 1;
+            self.from_slot = if slot + 1 == lag { 0 } else { slot + 1 };
+        }
+        if self.candidates.pending == 0 {
+            Progress::Done
+        } else {
+            if bound > self.from {
+                self.from_slot = (self.from_slot + (bound - self.from)) % lag;
+                self.from = bound;
+            }
+            Progress::Running
+        }
+    }
+
+    fn finish(self, generated: usize) -> Swept {
+        // A mismatch at n pairs n - lag with n: the repeat holds from n - lag + 1.
+        let after = |n: Option<usize>| n.map_or(0, |n| n + 1 - self.lag);
+        Swept {
+            lag: self.lag,
+            preperiod: after(self.last),
+            outcome_preperiod: after(self.last_outcome),
+            ring: self.ring,
+            generated,
+        }
+    }
+}
+
+/// Where the values differed from those a lag earlier, before the sweep.
+#[derive(Clone, Copy, Default)]
+struct Mismatches {
+    /// The last pile whose value differs.
+    last: Option<usize>,
+    /// The last pile whose win/loss mark differs.
+    last_outcome: Option<usize>,
+    /// Values that differ from `probe_from` on.
+    probe: usize,
+}
+
+impl Mismatches {
+    fn note(&mut self, pile: usize, diff: u64, outcome_diff: u64, probe_from: usize) {
+        if diff != 0 {
+            self.last = Some(pile + 63 - diff.leading_zeros() as usize);
+            self.probe += (diff & from_pile(pile, probe_from)).count_ones() as usize;
+        }
+        if outcome_diff != 0 {
+            self.last_outcome = Some(pile + 63 - outcome_diff.leading_zeros() as usize);
+        }
+    }
+}
+
+/// Piles still to visit: a circular bitset wider than `y`, since every candidate is at most
+/// `y` past the pile being visited.
+struct Candidates {
+    bits: Vec<u64>,
+    mask: usize,
+    pending: usize,
+}
+
+impl Candidates {
+    fn new(y: usize) -> Candidates {
+        let words = (y / 64 + 2).next_power_of_two();
+        Candidates {
+            bits: vec![0; words],
+            mask: words - 1,
+            pending: 0,
+        }
+    }
+
+    fn insert(&mut self, n: usize) {
+        let (w, b) = ((n / 64) & self.mask, n % 64);
+        if self.bits[w] >> b & 1 == 0 {
+            self.bits[w] |= 1 << b;
+            self.pending += 1;
+        }
+    }
+
+    /// The first candidate at or after `from` and below `bound`, removed; `None` when there
+    /// is none.
+    fn pop_from(&mut self, from: usize, bound: usize) -> Option<usize> {
+        if self.pending == 0 || from >= bound {
+            return None;
+        }
+        let mut word = from / 64;
+        let mut bits = self.bits[word & self.mask] & !below_pile(64 * word, from);
+        while bits == 0 {
+            word += 1;
+            if 64 * word >= bound {
+                return None;
+            }
+            bits = self.bits[word & self.mask];
+        }
+        let b = bits.trailing_zeros();
+        let n = 64 * word + b as usize;
+        if n >= bound {
+            return None;
+        }
+        self.bits[word & self.mask] &= !(1 << b);
+        self.pending -= 1;
+        Some(n)
+    }
+}
