@@ -65,14 +65,14 @@ pub(super) fn sweep(x: usize, y: usize, rule: Rule, limit: usize) -> Option<Swep
             let from = from_pile(pile, *lag);
             let diff = ((lo ^ pl) | (hi ^ ph)) & from;
             let outcome_diff = ((lo | hi) ^ (pl | ph)) & from;
-            seen.note(pile, diff, outcome_diff, longest + y);
+            seen.note(pile, diff, outcome_diff, longest + y, y / SPARSE);
         }
         w += 1;
     }
     let mut sweeps: Vec<Sweeper> = lags
         .iter()
         .zip(&mismatches)
-        .filter(|(_, seen)| seen.probe * SPARSE <= start - longest - y)
+        .filter(|(_, seen)| seen.probe <= y / SPARSE)
         .map(|(&lag, seen)| Sweeper::new(&stream, [x, y], lag, start, seen))
         .collect();
     let mut bound = start;
@@ -134,17 +134,28 @@ impl Sweeper {
         seen: &Mismatches,
     ) -> Sweeper {
         let [x, y] = moves;
+        // Slot n % lag holds pile n: the piles [start - lag, start) from the stream, whole
+        // words at a time (`start` is a word boundary).
         let mut ring = vec![0u8; lag];
-        for n in start - lag..start {
-            ring[n % lag] = stream.value(n);
+        let first = start - lag;
+        let mut n = first;
+        while n < start {
+            let (lo, hi) = stream.bits(n as isize);
+            let count = (start - n).min(64);
+            let slot = n % lag;
+            for i in 0..count {
+                let value = (lo >> i & 1) | (hi >> i & 1) << 1;
+                let at = slot + i;
+                ring[if at >= lag { at - lag } else { at }] = value as u8;
+            }
+            n += count;
         }
+        // The defects of the last y piles seed the candidates.
         let mut candidates = Candidates::new(y);
-        for d in start - y..start {
-            if stream.value(d) != stream.value(d - lag) {
-                for s in [1, x, y] {
-                    if d + s >= start {
-                        candidates.insert(d + s);
-                    }
+        for &d in &seen.probed {
+            for s in [1, x, y] {
+                if d + s >= start {
+                    candidates.insert(d + s);
                 }
             }
         }
@@ -227,21 +238,28 @@ impl Sweeper {
 }
 
 /// Where the values differed from those a lag earlier, before the sweep.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Default)]
 struct Mismatches {
     /// The last pile whose value differs.
     last: Option<usize>,
     /// The last pile whose win/loss mark differs.
     last_outcome: Option<usize>,
-    /// Values that differ from `probe_from` on.
+    /// Values that differ from `probe_from` on (the last `y` before the sweep).
     probe: usize,
+    /// Where they are, while there are at most `keep` of them.
+    probed: Vec<usize>,
 }
 
 impl Mismatches {
-    fn note(&mut self, pile: usize, diff: u64, outcome_diff: u64, probe_from: usize) {
+    fn note(&mut self, pile: usize, diff: u64, outcome_diff: u64, probe_from: usize, keep: usize) {
         if diff != 0 {
             self.last = Some(pile + 63 - diff.leading_zeros() as usize);
-            self.probe += (diff & from_pile(pile, probe_from)).count_ones() as usize;
+            let mut probed = diff & from_pile(pile, probe_from);
+            self.probe += probed.count_ones() as usize;
+            while probed != 0 && self.probe <= keep {
+                self.probed.push(pile + probed.trailing_zeros() as usize);
+                probed &= probed - 1;
+            }
         }
         if outcome_diff != 0 {
             self.last_outcome = Some(pile + 63 - outcome_diff.leading_zeros() as usize);
