@@ -38,6 +38,7 @@ fn large_moves(c: &mut Criterion) {
         (500_000, 1_000_000, false),
         (60_818, 953_895, true), // preperiod 15,159,907
         (4_818, 524_052, false), // preperiod 57,113,358
+        (1_228, 999_213, false), // preperiod 595,262,357
         (46, 646_438, true),     // x < 64, preperiod 14,222,646
         (22, 993_972, false),    // x < 64, preperiod 7,951,946
         (3, 987_512, false),     // x < 64, period 987,515, odd

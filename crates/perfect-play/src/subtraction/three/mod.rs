@@ -9,6 +9,11 @@
 //! When `x < 64`, `g(n-x)` may lie in the word being built, so the word is built `x` piles at
 //! a time.
 //!
+//! First a sweep (`sweep.rs`) tries to jump over the preperiod: long preperiods (near
+//! `y^2 / x`) drift towards a period of `y + x` or `y + 1` with few differences from one
+//! stretch to the next, and only the piles next to a difference need computing. When the
+//! differences are many, the general search takes over.
+//!
 //! Only the last `y` values are needed to go on, so the values live in a ring of words, and
 //! the search runs in three passes, none of which keeps more than `O(y + period)` words:
 //! 1. Detect: fingerprints of the windows of `y` values starting at a few offsets of every
