@@ -209,9 +209,24 @@ impl Sequence {
         rule: Rule,
         limits: &Limits,
     ) -> Result<Sequence, SubtractionError> {
+        Sequence::compute_for(set, rule, limits, &[])
+    }
+
+    /// As [`Sequence::compute`], and keep the values of `piles` as well: for `{1, x, y}`,
+    /// piles inside a long preperiod are caught as the search passes them instead of being
+    /// generated again when asked.
+    ///
+    /// # Errors
+    /// As [`Sequence::compute`].
+    pub fn compute_for(
+        set: &SubtractionSet,
+        rule: Rule,
+        limits: &Limits,
+        piles: &[u64],
+    ) -> Result<Sequence, SubtractionError> {
         if three::applies(set) && limits.word_parallel {
             let limit = usize::try_from(limits.max_streamed_values).unwrap_or(usize::MAX);
-            let values = three::compute(set, rule, limit, limits.kept_prefix)
+            let values = three::compute(set, rule, limit, limits.kept_prefix, piles)
                 .ok_or(SubtractionError::NoPeriod(limits.max_streamed_values))?;
             return Ok(Sequence {
                 rule,
@@ -591,20 +606,8 @@ fn analyse_periodic(
     piles: &[BigUint],
     limits: &Limits,
 ) -> Result<Analysis, SubtractionError> {
-    // The normal values (for the Grundy values reported) and, in misère play, the misère
-    // values: independent, so on both cores.
-    let (normal, misere) = match rule {
-        Rule::Normal => (Sequence::compute(set, Rule::Normal, limits)?, None),
-        Rule::Misere => {
-            let (normal, misere) = rayon::join(
-                || Sequence::compute(set, Rule::Normal, limits),
-                || Sequence::compute(set, Rule::Misere, limits),
-            );
-            (normal?, Some(misere?))
-        }
-    };
-    // Every pile the decision reads, looked up together: piles below a long preperiod are
-    // generated again, once for all of them.
+    // Every pile the decision reads: the search keeps their values as it passes them, so
+    // piles inside a long preperiod cost nothing more.
     let asked: Vec<BigUint> = piles
         .iter()
         .flat_map(|pile| {
@@ -616,6 +619,22 @@ fn analyse_periodic(
             std::iter::once(pile.clone()).chain(after)
         })
         .collect();
+    let small: Vec<u64> = asked.iter().filter_map(ToPrimitive::to_u64).collect();
+    // The normal values (for the Grundy values reported) and, in misère play, the misère
+    // values: independent, so on both cores.
+    let (normal, misere) = match rule {
+        Rule::Normal => (
+            Sequence::compute_for(set, Rule::Normal, limits, &small)?,
+            None,
+        ),
+        Rule::Misere => {
+            let (normal, misere) = rayon::join(
+                || Sequence::compute_for(set, Rule::Normal, limits, &small),
+                || Sequence::compute_for(set, Rule::Misere, limits, &small),
+            );
+            (normal?, Some(misere?))
+        }
+    };
     let table = |s: &Sequence| -> FxHashMap<BigUint, u8> {
         asked.iter().cloned().zip(s.values_of(&asked)).collect()
     };

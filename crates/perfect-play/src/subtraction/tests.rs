@@ -483,6 +483,8 @@ fn check_long_preperiod(x: u64, y: u64, rule: Rule, expected: Period) {
     let big: Vec<BigUint> = piles.iter().map(|&p| BigUint::from(p)).collect();
     let expected_values: Vec<u8> = piles.iter().map(|&p| slow.value(p)).collect();
     assert_eq!(fast.values_of(&big), expected_values);
+    let caught = Sequence::compute_for(&s, rule, &small_prefix, &piles).unwrap();
+    assert_eq!(caught.values_of(&big), expected_values);
     assert_eq!(fast.value(pre - 1), slow.value(pre - 1));
     // A pile inside the preperiod, past the kept prefix: the same answer and moves.
     let pile = [BigUint::from(pre - 5)];

@@ -12,7 +12,7 @@
 //! the number of defects rather than the number of piles, and gives way to the general search
 //! when defects are too many.
 
-use super::{Stream, below_pile, from_pile};
+use super::{Catch, Stream, below_pile, from_pile};
 use crate::subtraction::Rule;
 
 /// What the sweep proved: `g(m) = ring[m % lag]` for every `m >= preperiod`.
@@ -27,6 +27,8 @@ pub(super) struct Swept {
     pub outcome_preperiod: usize,
     /// Values generated before the sweep plus candidates it visited.
     pub generated: usize,
+    /// The values of the piles asked for, by pile.
+    pub caught: Vec<(u64, u8)>,
 }
 
 /// Defects allowed before the sweep gives way: this many, plus one in every
@@ -38,7 +40,7 @@ const SPARSE: usize = 32;
 /// at a lag that is no multiple of it the defects can stay few forever), taking the first to
 /// finish; `None` when neither is sparse, both grow too many defects, or the search passes
 /// `limit` piles.
-pub(super) fn sweep(x: usize, y: usize, rule: Rule, limit: usize) -> Option<Swept> {
+pub(super) fn sweep(x: usize, y: usize, rule: Rule, limit: usize, wanted: &Catch) -> Option<Swept> {
     let lags = if x == y {
         vec![y + 1]
     } else {
@@ -52,12 +54,14 @@ pub(super) fn sweep(x: usize, y: usize, rule: Rule, limit: usize) -> Option<Swep
         return None;
     }
     let mut stream = Stream::new(x, y, rule, longest + 64);
+    let mut catch = wanted.clone();
     let mut mismatches = vec![Mismatches::default(); lags.len()];
     let mut w = 0;
     while 64 * w < start {
         if w > 0 {
             stream.advance();
         }
+        catch.below(stream.len(), |n| stream.value(n));
         let pile = 64 * w;
         let (lo, hi) = stream.word(w);
         for (lag, seen) in lags.iter().zip(mismatches.iter_mut()) {
@@ -73,7 +77,7 @@ pub(super) fn sweep(x: usize, y: usize, rule: Rule, limit: usize) -> Option<Swep
         .iter()
         .zip(&mismatches)
         .filter(|(_, seen)| seen.probe <= y / SPARSE)
-        .map(|(&lag, seen)| Sweeper::new(&stream, [x, y], lag, start, seen))
+        .map(|(&lag, seen)| Sweeper::new(&stream, [x, y], lag, start, seen, catch.clone()))
         .collect();
     let mut bound = start;
     while !sweeps.is_empty() {
@@ -122,6 +126,7 @@ struct Sweeper {
     from: usize,
     /// `from % lag`, kept up to date without dividing.
     from_slot: usize,
+    catch: Catch,
 }
 
 impl Sweeper {
@@ -132,6 +137,7 @@ impl Sweeper {
         lag: usize,
         start: usize,
         seen: &Mismatches,
+        catch: Catch,
     ) -> Sweeper {
         let [x, y] = moves;
         // Slot n % lag holds pile n: the piles [start - lag, start) from the stream, whole
@@ -171,6 +177,7 @@ impl Sweeper {
             visited: 0,
             from: start,
             from_slot: start % lag,
+            catch,
         }
     }
 
@@ -213,9 +220,15 @@ impl Sweeper {
             self.from = n + 1;
             self.from_slot = if slot + 1 == lag { 0 } else { slot + 1 };
         }
+        // Every pile below the bound has its value in the ring now (a round is shorter than
+        // the lag, so none has been overwritten yet); once no candidate is left, every later
+        // pile repeats the ring.
+        let ring = &self.ring;
         if self.candidates.pending == 0 {
+            self.catch.below(usize::MAX, |n| ring[n % lag]);
             Progress::Done
         } else {
+            self.catch.below(bound, |n| ring[n % lag]);
             if bound > self.from {
                 self.from_slot = (self.from_slot + (bound - self.from)) % lag;
                 self.from = bound;
@@ -233,6 +246,7 @@ impl Sweeper {
             outcome_preperiod: after(self.last_outcome),
             ring: self.ring,
             generated,
+            caught: self.catch.values,
         }
     }
 }
