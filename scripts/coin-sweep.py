@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Time whole `perfect-play coins` runs for random {1, x, y} with x, y <= 10^6 at a pile of
-10^18, both rules, and report the median, the slowest runs and the peak memory.
+10^18, both rules, and report the median, the slowest runs and the peak memory; then again at
+a pile inside the preperiod (half of it) for every run whose preperiod is at least 10^6.
 
     cargo build --release && python3 scripts/coin-sweep.py --pairs 150 --seed 7
 
@@ -21,8 +22,8 @@ HARD = [(4818, 524052), (999983, 1000000), (64, 1000000), (46, 646438), (54, 577
         (1544, 495524), (2422, 637315), (3850, 919436), (1624, 949230), (1228, 999213)]
 
 
-def run(binary, x, y, misere):
-    cmd = ["/usr/bin/time", "-f", "%M", binary, "coins", str(10**18), str(x), str(y), "--json"]
+def run(binary, x, y, misere, pile=10**18):
+    cmd = ["/usr/bin/time", "-f", "%M", binary, "coins", str(pile), str(x), str(y), "--json"]
     if misere:
         cmd.append("--misere")
     start = time.perf_counter()
@@ -51,6 +52,13 @@ def main():
             ms, mib, answer = run(args.binary, x, y, misere)
             period = answer.get("period") or {}
             rows.append((ms, mib, x, y, misere, period.get("preperiod"), period.get("period")))
+    # Piles inside the preperiod of every set that has one of at least a million.
+    inside = []
+    for r in rows:
+        if r[5] and r[5] >= 1_000_000:
+            pile = r[5] // 2
+            ms, mib, _ = run(args.binary, r[2], r[3], r[4], pile)
+            inside.append((ms, mib, r[2], r[3], r[4], pile))
     times = sorted(r[0] for r in rows)
     print(f"{len(rows)} runs over {len(pairs)} sets: median {statistics.median(times):.1f} ms, "
           f"slowest {times[-1]:.1f} ms, runs over 50 ms: {sum(t > 50 for t in times)}, "
@@ -58,6 +66,11 @@ def main():
     print("slowest runs (ms, MiB, x, y, misère, preperiod, period):")
     for r in sorted(rows, reverse=True)[:8]:
         print(f"  {r[0]:6.1f} {r[1]:5.1f} {r[2]:>7} {r[3]:>8} {str(r[4]):5} {r[5]} {r[6]}")
+    if inside:
+        worst = max(inside)
+        print(f"{len(inside)} runs at a pile inside the preperiod (half of it): slowest "
+              f"{worst[0]:.1f} ms ({{1, {worst[2]}, {worst[3]}}}, misère {worst[4]}, pile {worst[5]}), "
+              f"over 50 ms: {sum(r[0] > 50 for r in inside)}")
     print("largest memory:")
     for r in sorted(rows, key=lambda r: -r[1])[:3]:
         print(f"  {r[0]:6.1f} {r[1]:5.1f} {r[2]:>7} {r[3]:>8} {str(r[4]):5} {r[5]} {r[6]}")
