@@ -282,18 +282,23 @@ impl Mismatches {
 }
 
 /// Piles still to visit: a circular bitset wider than `y`, since every candidate is at most
-/// `y` past the pile being visited.
+/// `y` past the pile being visited, with a summary bit per word so that empty stretches are
+/// skipped 64 words at a time.
 struct Candidates {
     bits: Vec<u64>,
+    /// Bit `w % 64` of word `w / 64`: whether `bits[w]` has any candidate.
+    summary: Vec<u64>,
     mask: usize,
     pending: usize,
 }
 
 impl Candidates {
     fn new(y: usize) -> Candidates {
-        let words = (y / 64 + 2).next_power_of_two();
+        // At least 64 words, so that summary words and the wrap-around line up.
+        let words = (y / 64 + 2).next_power_of_two().max(64);
         Candidates {
             bits: vec![0; words],
+            summary: vec![0; words / 64],
             mask: words - 1,
             pending: 0,
         }
@@ -303,6 +308,7 @@ impl Candidates {
         let (w, b) = ((n / 64) & self.mask, n % 64);
         if self.bits[w] >> b & 1 == 0 {
             self.bits[w] |= 1 << b;
+            self.summary[w / 64] |= 1 << (w % 64);
             self.pending += 1;
         }
     }
@@ -315,10 +321,19 @@ impl Candidates {
         }
         let mut word = from / 64;
         let mut bits = self.bits[word & self.mask] & !below_pile(64 * word, from);
-        while bits == 0 {
+        if bits == 0 {
             word += 1;
-            if 64 * word >= bound {
-                return None;
+            loop {
+                if 64 * word >= bound {
+                    return None;
+                }
+                let at = word & self.mask;
+                let flags = self.summary[at / 64] & u64::MAX << (at % 64);
+                if flags != 0 {
+                    word += (at / 64) * 64 + flags.trailing_zeros() as usize - at;
+                    break;
+                }
+                word += 64 - at % 64;
             }
             bits = self.bits[word & self.mask];
         }
@@ -327,7 +342,11 @@ impl Candidates {
         if n >= bound {
             return None;
         }
-        self.bits[word & self.mask] &= !(1 << b);
+        let at = word & self.mask;
+        self.bits[at] &= !(1 << b);
+        if self.bits[at] == 0 {
+            self.summary[at / 64] &= !(1 << (at % 64));
+        }
         self.pending -= 1;
         Some(n)
     }
