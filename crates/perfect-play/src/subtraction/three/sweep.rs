@@ -47,9 +47,10 @@ pub(super) fn sweep(x: usize, y: usize, rule: Rule, limit: usize, wanted: &Catch
         vec![y + x, y + 1]
     };
     let longest = lags[0];
-    // Generate up to `start`: the probe stretch [longest + y, start) has every move, at both
-    // ends of every lag.
-    let start = (longest + 2 * y).next_multiple_of(64);
+    // Generate up to `start`. From it on every pile and the pile a lag before it have every
+    // move, as the argument needs; the y piles before it, compared exactly, are the probe
+    // and seed the candidates.
+    let start = (longest + y).next_multiple_of(64);
     if start >= limit {
         return None;
     }
@@ -69,7 +70,7 @@ pub(super) fn sweep(x: usize, y: usize, rule: Rule, limit: usize, wanted: &Catch
             let from = from_pile(pile, *lag);
             let diff = ((lo ^ pl) | (hi ^ ph)) & from;
             let outcome_diff = ((lo | hi) ^ (pl | ph)) & from;
-            seen.note(pile, diff, outcome_diff, longest + y, y / SPARSE);
+            seen.note(pile, diff, outcome_diff, start - y, y / SPARSE);
         }
         w += 1;
     }
