@@ -606,7 +606,7 @@ fn search(
     };
     let found = preperiods(&stream, &checkpoints, &lags);
     let prefix_len = keep_prefix.min(found.preperiod);
-    let prefix = first_values(&stream, prefix_len);
+    let prefix = first_values(x, y, rule, prefix_len);
     let (preperiod, outcome_preperiod) = (found.preperiod, found.outcome_preperiod);
     let values_computed = stream.len() + found.generated + prefix.len();
     Some(Values {
@@ -651,9 +651,8 @@ fn from_sweep(x: usize, y: usize, rule: Rule, swept: sweep::Swept, keep_prefix: 
     let mut cycle = whole;
     cycle.truncate(period);
     let outcome_cycle = cyclic_outcome_period(&cycle, period);
-    let stream = Stream::new(x, y, rule, 0);
     let prefix_len = keep_prefix.min(swept.preperiod);
-    let prefix = first_values(&stream, prefix_len);
+    let prefix = first_values(x, y, rule, prefix_len);
     Values {
         x,
         y,
@@ -1074,9 +1073,9 @@ fn scan_mismatches(stream: &Stream, from: Option<&Snapshot>, lags: &Lags) -> Sca
     }
 }
 
-/// The first `count` values, generated again.
-fn first_values(stream: &Stream, count: usize) -> Planes {
-    let mut again = Stream::new(stream.x, stream.y, stream.rule, 0);
+/// The first `count` values of `{1, x, y}` under `rule`, generated again.
+fn first_values(x: usize, y: usize, rule: Rule, count: usize) -> Planes {
+    let mut again = Stream::new(x, y, rule, 0);
     let mut prefix = Planes::default();
     while prefix.len() < count {
         prefix.push(again.word(again.words - 1));
