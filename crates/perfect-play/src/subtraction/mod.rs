@@ -27,7 +27,6 @@ pub use period::{NoPeriodWithin, Period, Proof};
 
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
-use rustc_hash::FxHashMap;
 use serde::Serialize;
 use thiserror::Error;
 
@@ -89,18 +88,23 @@ pub struct Limits {
     /// Use the 64-piles-a-word method for `{1, x, y}` and `{1, y}` with `y >= 64` (tests turn
     /// it off to compare it with the general method).
     pub word_parallel: bool,
-    /// How many leading values that method keeps besides one period. Piles between them and
-    /// the preperiod are generated again when asked, so memory stays `O(y + period)` however
-    /// long the preperiod.
+    /// How many leading values that method keeps besides one period, so memory stays
+    /// `O(y + period)` however long the preperiod. Piles between them and the preperiod are
+    /// kept when given up front ([`Sequence::compute_for`]), else generated again when asked.
     pub kept_prefix: usize,
 }
 
 impl Limits {
+    /// Whether `set` takes the `{1, x, y}` method under these limits.
+    fn takes_word_path(&self, set: &SubtractionSet) -> bool {
+        self.word_parallel && three::applies(set)
+    }
+
     /// The period search's limit for `set`: [`Limits::max_streamed_values`] for the
     /// `{1, x, y}` method, [`Limits::max_values`] otherwise.
     #[must_use]
     pub fn search_limit(&self, set: &SubtractionSet) -> u64 {
-        if self.word_parallel && three::applies(set) {
+        if self.takes_word_path(set) {
             self.max_streamed_values
         } else {
             self.max_values
@@ -224,7 +228,7 @@ impl Sequence {
         limits: &Limits,
         piles: &[u64],
     ) -> Result<Sequence, SubtractionError> {
-        if three::applies(set) && limits.word_parallel {
+        if limits.takes_word_path(set) {
             let limit = usize::try_from(limits.max_streamed_values).unwrap_or(usize::MAX);
             let values = three::compute(set, rule, limit, limits.kept_prefix, piles)
                 .ok_or(SubtractionError::NoPeriod(limits.max_streamed_values))?;
@@ -635,22 +639,11 @@ fn analyse_periodic(
             (normal?, Some(misere?))
         }
     };
-    let table = |s: &Sequence| -> FxHashMap<BigUint, u8> {
-        asked.iter().cloned().zip(s.values_of(&asked)).collect()
-    };
-    let lookup = |s: &Sequence, t: &FxHashMap<BigUint, u8>, n: &BigUint| {
-        t.get(n).copied().unwrap_or_else(|| s.value_big(n))
-    };
-    let normal_table = table(&normal);
-    let misere_table = misere.as_ref().map(table);
-    let misere_value = misere
-        .as_ref()
-        .zip(misere_table.as_ref())
-        .map(|(s, t)| move |n: &BigUint| lookup(s, t, n));
+    let misere_value = misere.as_ref().map(|s| move |n: &BigUint| s.value_big(n));
     let d = decide(
         set,
         piles,
-        &|n| lookup(&normal, &normal_table, n),
+        &|n| normal.value_big(n),
         misere_value.as_ref().map(|f| f as &dyn Fn(&BigUint) -> u8),
         limits,
     )?;

@@ -46,29 +46,21 @@ pub fn applies(set: &SubtractionSet) -> bool {
 
 /// Values in two bit-planes: bit `i % 64` of word `i / 64` of `low` / `high` is value `i`.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct Planes {
+struct Planes {
     low: Vec<u64>,
     high: Vec<u64>,
 }
 
 impl Planes {
     /// Value `i` (which must be stored).
-    #[must_use]
-    pub fn get(&self, i: usize) -> u8 {
+    fn get(&self, i: usize) -> u8 {
         let (w, b) = (i / 64, i % 64);
         ((self.low[w] >> b & 1) | (self.high[w] >> b & 1) << 1) as u8
     }
 
     /// How many values are stored (a whole number of words).
-    #[must_use]
-    pub fn len(&self) -> usize {
+    fn len(&self) -> usize {
         self.low.len() * 64
-    }
-
-    /// Whether nothing is stored.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.low.is_empty()
     }
 
     fn push(&mut self, (low, high): (u64, u64)) {
@@ -162,6 +154,45 @@ fn below_pile(start: usize, limit: usize) -> u64 {
     !from_pile(start, limit)
 }
 
+/// Which of two runs of 64 values (both planes) differ.
+#[inline]
+fn differing(a: (u64, u64), b: (u64, u64)) -> u64 {
+    (a.0 ^ b.0) | (a.1 ^ b.1)
+}
+
+/// Which of two runs of 64 values differ in their win/loss mark (value 0 or not).
+#[inline]
+fn differing_marks(a: (u64, u64), b: (u64, u64)) -> u64 {
+    (a.0 | a.1) ^ (b.0 | b.1)
+}
+
+/// The last pile set in `bits`, the 64 piles from `start` (`bits` not 0).
+#[inline]
+fn last_pile(start: usize, bits: u64) -> usize {
+    start + 63 - bits.leading_zeros() as usize
+}
+
+/// Whether the `len` values read 64 at a time by `a` and `b` (from an offset) are equal.
+fn same_values(
+    a: impl Fn(usize) -> (u64, u64),
+    b: impl Fn(usize) -> (u64, u64),
+    len: usize,
+) -> bool {
+    (0..len)
+        .step_by(64)
+        .all(|i| differing(a(i), b(i)) & below_pile(i, len) == 0)
+}
+
+/// 64 values or fewer, packed into the two planes.
+fn pack(values: &[u8]) -> (u64, u64) {
+    values
+        .iter()
+        .enumerate()
+        .fold((0, 0), |(low, high), (i, &v)| {
+            (low | u64::from(v & 1) << i, high | u64::from(v >> 1) << i)
+        })
+}
+
 /// The values of one rule in order, keeping only the most recent words in a ring.
 #[derive(Clone, Debug)]
 struct Stream {
@@ -198,7 +229,6 @@ impl Stream {
     /// Piles 0..64 by the definition (the only ones that may have no move of 1).
     fn first_word(&mut self) {
         let mut values = [0u8; 64];
-        let (mut low, mut high) = (0u64, 0u64);
         for n in 0..64 {
             let mut seen = 0u8;
             for s in [1, self.x, self.y] {
@@ -211,10 +241,8 @@ impl Stream {
             } else {
                 (!seen).trailing_zeros() as u8
             };
-            low |= u64::from(values[n] & 1) << n;
-            high |= u64::from(values[n] >> 1) << n;
         }
-        self.ring[0] = (low, high);
+        self.ring[0] = pack(&values);
         self.words = 1;
     }
 
@@ -282,7 +310,8 @@ impl Stream {
     fn advance(&mut self) {
         let w = self.words;
         if self.chunk == 64 && 64 * w >= self.y {
-            let word = self.steady_word(w);
+            // The common case: one step, every move fits.
+            let word = self.chunk_core(64 * w, u64::MAX, u64::MAX);
             self.ring[w & self.mask] = word;
             self.words += 1;
         } else if 64 * w >= self.y {
@@ -323,51 +352,6 @@ impl Stream {
             self.ring[slot].1 |= (high & keep) << offset;
         }
         self.words += 1;
-    }
-
-    /// Word `w` once every move fits (`64 w >= y`, `x >= 64`): [`Stream::chunk_values`]
-    /// without the masks, the common case.
-    #[inline(always)]
-    fn steady_word(&self, w: usize) -> (u64, u64) {
-        let start = 64 * w;
-        let aligned = |at: usize| {
-            let (i, b) = (at / 64, at % 64);
-            let (l0, h0) = self.word(i);
-            let (l1, h1) = self.word(i + 1);
-            if b == 0 {
-                (l0, h0)
-            } else {
-                (l0 >> b | l1 << (64 - b), h0 >> b | h1 << (64 - b))
-            }
-        };
-        let (a0, a1) = aligned(start - self.x);
-        let (b0, b1) = aligned(start - self.y);
-        let p0 = (!a0 & !a1) | (!b0 & !b1);
-        let p1 = (a0 & !a1) | (b0 & !b1);
-        let p2 = (!a0 & a1) | (!b0 & b1);
-        let m0_lo = p0 & !p1;
-        let m0_hi = p0 & p1;
-        let m1_lo = (!p0 & !p1) | (!p0 & p1 & p2) | (p0 & !p1 & p2) | (p0 & p1);
-        let m1_hi = p0 | p1;
-        let v_eq = !((m0_lo << 1 ^ m0_lo) | (m0_hi << 1 ^ m0_hi));
-        let u_eq = !((m1_lo << 1 ^ m0_lo) | (m1_hi << 1 ^ m0_hi));
-        // The prefix XOR is linear in its input, so the first pile's bit, the only one that
-        // waits for the previous word, is added at the end: it flips the run of piles that
-        // continue the first segment. That keeps the chain from word to word short.
-        let mut v = v_eq & !1;
-        let mut k = (v_eq ^ u_eq) & !1;
-        let first_run = u64::MAX >> (64 - (k | 1).trailing_ones());
-        let mut d = 1;
-        while d < 64 {
-            v ^= (v << d) & k;
-            k &= k << d;
-            d <<= 1;
-        }
-        let (pl, ph) = self.word(w - 1);
-        let g_prev = (pl >> 63) | (ph >> 63) << 1;
-        let m0_first = (m0_lo & 1) | (m0_hi & 1) << 1;
-        let s = v ^ (first_run & 0u64.wrapping_sub(u64::from(g_prev == m0_first)));
-        ((m0_lo & !s) | (m1_lo & s), (m0_hi & !s) | (m1_hi & s))
     }
 
     /// The values of piles `start..start + chunk` (in the low bits; the rest is garbage), for
@@ -501,7 +485,7 @@ impl Values {
     /// and `O(y)` memory).
     #[must_use]
     pub fn get(&self, n: u64) -> u8 {
-        self.get_many(&[n])[0]
+        self.stored(n).unwrap_or_else(|| self.get_many(&[n])[0])
     }
 
     /// The values of `piles`, generating the sequence again at most once.
@@ -543,7 +527,7 @@ impl Values {
     /// Bytes held by the stored values.
     #[must_use]
     pub fn bytes(&self) -> usize {
-        self.prefix.bytes() + self.cycle.bytes()
+        self.prefix.bytes() + self.cycle.bytes() + 16 * self.caught.capacity()
     }
 }
 
@@ -572,21 +556,48 @@ pub fn compute(
         _ => return None,
     };
     let catch = Catch::new(wanted);
-    if let Some(swept) = sweep::sweep(x, y, rule, limit, &catch) {
-        return Some(from_sweep(x, y, rule, swept, keep_prefix));
+    let proven = match sweep::sweep(x, y, rule, limit, &catch) {
+        Some(swept) => from_sweep(swept),
+        None => search(x, y, rule, limit, catch)?,
+    };
+    Some(Values::new(x, y, rule, proven, keep_prefix))
+}
+
+/// What either method proves: one period of values from `cycle_start`, the periods with
+/// their preperiods, and the values of the piles asked for.
+struct Proven {
+    cycle: Planes,
+    cycle_start: usize,
+    period: Period,
+    outcome_period: Period,
+    /// Values generated on the way.
+    generated: usize,
+    caught: Vec<(u64, u8)>,
+}
+
+impl Values {
+    /// The values that answer every pile: `proven`, and the first `keep_prefix` values below
+    /// the preperiod, generated again.
+    fn new(x: usize, y: usize, rule: Rule, proven: Proven, keep_prefix: usize) -> Values {
+        let prefix_len = keep_prefix.min(proven.period.preperiod as usize);
+        Values {
+            x,
+            y,
+            rule,
+            prefix: first_values(x, y, rule, prefix_len),
+            prefix_len,
+            cycle: proven.cycle,
+            cycle_start: proven.cycle_start,
+            period: proven.period,
+            outcome_period: proven.outcome_period,
+            values_computed: (proven.generated + prefix_len) as u64,
+            caught: proven.caught,
+        }
     }
-    search(x, y, rule, limit, keep_prefix, catch)
 }
 
 /// The three passes (detect, prove the period, bisect for the preperiod).
-fn search(
-    x: usize,
-    y: usize,
-    rule: Rule,
-    limit: usize,
-    keep_prefix: usize,
-    mut catch: Catch,
-) -> Option<Values> {
+fn search(x: usize, y: usize, rule: Rule, limit: usize, mut catch: Catch) -> Option<Proven> {
     let mut stream = Stream::new(x, y, rule, 0);
     catch.below(stream.len(), |n| stream.value(n));
     let mut checkpoints = Checkpoints::new(y);
@@ -605,71 +616,46 @@ fn search(
         cycle_start,
     };
     let found = preperiods(&stream, &checkpoints, &lags);
-    let prefix_len = keep_prefix.min(found.preperiod);
-    let prefix = first_values(x, y, rule, prefix_len);
-    let (preperiod, outcome_preperiod) = (found.preperiod, found.outcome_preperiod);
-    let values_computed = stream.len() + found.generated + prefix.len();
-    Some(Values {
-        x,
-        y,
-        rule,
-        prefix,
-        prefix_len,
+    Some(Proven {
         cycle,
         cycle_start,
         period: Period {
-            preperiod: preperiod as u64,
+            preperiod: found.preperiod as u64,
             period: period as u64,
         },
         outcome_period: Period {
-            preperiod: outcome_preperiod as u64,
+            preperiod: found.outcome_preperiod as u64,
             period: outcome_cycle as u64,
         },
-        values_computed: values_computed as u64,
+        generated: stream.len() + found.generated,
         caught: catch.values,
     })
 }
 
-/// The values, period and preperiods from a sweep's ring (one multiple of the period).
-fn from_sweep(x: usize, y: usize, rule: Rule, swept: sweep::Swept, keep_prefix: usize) -> Values {
+/// What a sweep proved, with the ring (one multiple of the period) turned into one period.
+fn from_sweep(swept: sweep::Swept) -> Proven {
     let lag = swept.lag;
-    // The cycle starts at the first multiple of the lag past the preperiod, so it reads the
-    // ring from slot 0.
-    let cycle_start = swept.preperiod.next_multiple_of(lag);
     let mut whole = Planes::default();
-    for chunk in swept.ring.chunks(64) {
-        let (mut low, mut high) = (0u64, 0u64);
-        for (i, &v) in chunk.iter().enumerate() {
-            low |= u64::from(v & 1) << i;
-            high |= u64::from(v >> 1) << i;
-        }
-        whole.push((low, high));
+    for word in swept.ring.chunks(64).map(pack) {
+        whole.push(word);
     }
     // The tail from the preperiod is purely periodic, so its minimal period is the ring's
     // minimal cyclic period, and the preperiod for it is the one found for the lag.
     let period = cyclic_period(&whole, lag, |marks| marks);
-    let mut cycle = whole;
-    cycle.truncate(period);
-    let outcome_cycle = cyclic_outcome_period(&cycle, period);
-    let prefix_len = keep_prefix.min(swept.preperiod);
-    let prefix = first_values(x, y, rule, prefix_len);
-    Values {
-        x,
-        y,
-        rule,
-        prefix,
-        prefix_len,
-        cycle,
-        cycle_start,
+    whole.truncate(period);
+    Proven {
+        outcome_period: Period {
+            preperiod: swept.outcome_preperiod as u64,
+            period: cyclic_outcome_period(&whole, period) as u64,
+        },
+        // The first multiple of the lag past the preperiod: the ring's slot 0.
+        cycle_start: swept.preperiod.next_multiple_of(lag),
+        cycle: whole,
         period: Period {
             preperiod: swept.preperiod as u64,
             period: period as u64,
         },
-        outcome_period: Period {
-            preperiod: swept.outcome_preperiod as u64,
-            period: outcome_cycle as u64,
-        },
-        values_computed: (swept.generated + prefix_len) as u64,
+        generated: swept.generated,
         caught: swept.caught,
     }
 }
@@ -830,11 +816,9 @@ fn divisors(n: usize) -> Vec<usize> {
 /// `found.at`; `None` when the repeat was a fingerprint collision.
 fn exact_period(stream: &mut Stream, found: &Detection) -> Option<(usize, Planes)> {
     let (at, y) = (found.at, stream.y);
-    let window_words = y.div_ceil(64);
-    let last_mask = below_pile(0, y - 64 * (window_words - 1));
     let mut window = Planes::default();
-    for i in 0..window_words {
-        window.push(stream.bits((at + 64 * i) as isize));
+    for i in (0..y).step_by(64) {
+        window.push(stream.bits((at + i) as isize));
     }
     let mut cycle = Planes::default();
     for d in divisors(found.at - found.earlier) {
@@ -850,16 +834,8 @@ fn exact_period(stream: &mut Stream, found: &Detection) -> Option<(usize, Planes
             }
             stream.advance();
         }
-        let equal = (0..window_words).all(|i| {
-            let (l, h) = stream.bits((at + d + 64 * i) as isize);
-            let mask = if i + 1 == window_words {
-                last_mask
-            } else {
-                u64::MAX
-            };
-            (l ^ window.low[i]) & mask == 0 && (h ^ window.high[i]) & mask == 0
-        });
-        if equal {
+        let later = |i: usize| stream.bits((at + d + i) as isize);
+        if same_values(|i| window.bits(i), later, y) {
             cycle.truncate(d);
             return Some((d, cycle));
         }
@@ -891,7 +867,7 @@ fn rotation_keeps(
             (l0 & keep | l1 << first, h0 & keep | h1 << first)
         };
         let here = at(i);
-        if ((here.0 ^ ahead.0) | (here.1 ^ ahead.1)) & below_pile(0, count) != 0 {
+        if differing(here, ahead) & below_pile(0, count) != 0 {
             return false;
         }
         i += count;
@@ -992,19 +968,11 @@ fn window_repeats(stream: &Stream, from: &Snapshot, period: usize) -> (bool, usi
     let mut probe = stream.resume(from, period + y + 128);
     let c = from.pile();
     probe.reach(c + period + y + 64);
-    let mut i = 0;
-    let repeats = loop {
-        if i >= y {
-            break true;
-        }
-        let (a0, a1) = probe.bits((c + i) as isize);
-        let (b0, b1) = probe.bits((c + period + i) as isize);
-        let mask = below_pile(i, y);
-        if ((a0 ^ b0) | (a1 ^ b1)) & mask != 0 {
-            break false;
-        }
-        i += 64;
-    };
+    let repeats = same_values(
+        |i| probe.bits((c + i) as isize),
+        |i| probe.bits((c + period + i) as isize),
+        y,
+    );
     (repeats, probe.len() - c)
 }
 
@@ -1037,23 +1005,21 @@ fn scan_mismatches(stream: &Stream, from: Option<&Snapshot>, lags: &Lags) -> Sca
     }
     loop {
         let start = 64 * w;
-        let (lo, hi) = scan.word(w);
+        let now = scan.word(w);
         // Pairs (n - period, n) with first <= n - period < cycle_start; past the cycle's
         // start every pair agrees.
-        let (pl, ph) = scan.bits(start as isize - period as isize);
-        let diff = ((lo ^ pl) | (hi ^ ph))
+        let diff = differing(now, scan.bits(start as isize - period as isize))
             & from_pile(start, first + period)
             & below_pile(start, cycle_start + period);
         if diff != 0 {
-            last = Some(start + 63 - diff.leading_zeros() as usize - period);
+            last = Some(last_pile(start, diff) - period);
         }
-        let (ol, oh) = scan.bits(start as isize - outcome_period as isize);
-        let outcome_diff = ((lo | hi) ^ (ol | oh))
-            & from_pile(start, first + outcome_period)
-            & below_pile(start, cycle_start + outcome_period);
+        let outcome_diff =
+            differing_marks(now, scan.bits(start as isize - outcome_period as isize))
+                & from_pile(start, first + outcome_period)
+                & below_pile(start, cycle_start + outcome_period);
         if outcome_diff != 0 {
-            outcome_last =
-                Some(start + 63 - outcome_diff.leading_zeros() as usize - outcome_period);
+            outcome_last = Some(last_pile(start, outcome_diff) - outcome_period);
         }
         if start + 64 >= period + last.map_or(first, |n| n + 1) + y
             || start + 64 >= cycle_start + period
@@ -1197,8 +1163,9 @@ mod tests {
             assert!(!must_sweep, "{ctx}: the sweep gave way");
             return;
         };
-        let fast = from_sweep(x, y, rule, swept, 1000);
-        let slow = search(x, y, rule, usize::MAX, 1000, Catch::default()).unwrap();
+        let fast = Values::new(x, y, rule, from_sweep(swept), 1000);
+        let searched = search(x, y, rule, usize::MAX, Catch::default()).unwrap();
+        let slow = Values::new(x, y, rule, searched, 1000);
         assert_eq!(fast.period, slow.period, "{ctx}");
         assert_eq!(fast.outcome_period, slow.outcome_period, "{ctx}");
         let Period { preperiod, period } = slow.period;
@@ -1223,10 +1190,11 @@ mod tests {
             .collect();
         let regenerated = fast.get_many(&gap);
         let swept = sweep::sweep(x, y, rule, usize::MAX, &Catch::new(&gap)).unwrap();
-        let caught = from_sweep(x, y, rule, swept, 1000);
+        let caught = Values::new(x, y, rule, from_sweep(swept), 1000);
         assert_eq!(caught.caught.len(), gap.len(), "{ctx}");
         assert_eq!(caught.get_many(&gap), regenerated, "{ctx}");
-        let searched = search(x, y, rule, usize::MAX, 1000, Catch::new(&gap)).unwrap();
+        let searched = search(x, y, rule, usize::MAX, Catch::new(&gap)).unwrap();
+        let searched = Values::new(x, y, rule, searched, 1000);
         assert_eq!(searched.caught.len(), gap.len(), "{ctx}");
         assert_eq!(searched.get_many(&gap), regenerated, "{ctx}");
     }

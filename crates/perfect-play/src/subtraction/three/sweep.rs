@@ -12,7 +12,7 @@
 //! the number of defects rather than the number of piles, and gives way to the general search
 //! when defects are too many.
 
-use super::{Catch, Stream, below_pile, from_pile};
+use super::{Catch, Stream, below_pile, differing, differing_marks, from_pile, last_pile};
 use crate::subtraction::Rule;
 
 /// What the sweep proved: `g(m) = ring[m % lag]` for every `m >= preperiod`.
@@ -64,12 +64,12 @@ pub(super) fn sweep(x: usize, y: usize, rule: Rule, limit: usize, wanted: &Catch
         }
         catch.below(stream.len(), |n| stream.value(n));
         let pile = 64 * w;
-        let (lo, hi) = stream.word(w);
+        let now = stream.word(w);
         for (lag, seen) in lags.iter().zip(mismatches.iter_mut()) {
-            let (pl, ph) = stream.bits(pile as isize - *lag as isize);
+            let before = stream.bits(pile as isize - *lag as isize);
             let from = from_pile(pile, *lag);
-            let diff = ((lo ^ pl) | (hi ^ ph)) & from;
-            let outcome_diff = ((lo | hi) ^ (pl | ph)) & from;
+            let diff = differing(now, before) & from;
+            let outcome_diff = differing_marks(now, before) & from;
             seen.note(pile, diff, outcome_diff, start - y, y / SPARSE);
         }
         w += 1;
@@ -345,7 +345,7 @@ struct Mismatches {
 impl Mismatches {
     fn note(&mut self, pile: usize, diff: u64, outcome_diff: u64, probe_from: usize, keep: usize) {
         if diff != 0 {
-            self.last = Some(pile + 63 - diff.leading_zeros() as usize);
+            self.last = Some(last_pile(pile, diff));
             let mut probed = diff & from_pile(pile, probe_from);
             self.probe += probed.count_ones() as usize;
             while probed != 0 && self.probe <= keep {
@@ -354,7 +354,7 @@ impl Mismatches {
             }
         }
         if outcome_diff != 0 {
-            self.last_outcome = Some(pile + 63 - outcome_diff.leading_zeros() as usize);
+            self.last_outcome = Some(last_pile(pile, outcome_diff));
         }
     }
 }
