@@ -7,14 +7,24 @@ use clap::{Args, Parser, Subcommand};
 /// Every subcommand prints a short explanation for a person, or one JSON object with --json
 /// (fields documented in README.md). Bad input exits with status 2 and one line on stderr.
 #[derive(Debug, Parser)]
-#[command(name = "perfect-play", version, propagate_version = true)]
 #[command(
-    after_help = "Examples:\n  perfect-play tour\n  perfect-play nim 3 4 5\n  perfect-play tic-tac-toe x...o....\n  perfect-play nim 1 2 3 --json"
+    name = "perfect-play",
+    version,
+    propagate_version = true,
+    arg_required_else_help = true
+)]
+#[command(
+    after_help = "Examples:\n  perfect-play tour\n  perfect-play nim 3 4 5\n  perfect-play tic-tac-toe x...o....\n  perfect-play nim 1 2 3 --json\n  perfect-play schema nim"
 )]
 pub struct Cli {
-    /// Print one JSON object instead of text.
+    /// Print one JSON object instead of text (its JSON Schema: `perfect-play schema COMMAND`).
     #[arg(long, global = true)]
     pub json: bool,
+
+    /// Memory a solve may use, e.g. 512M, 8G. Work that needs more is refused at once with
+    /// the figure (defaults: can-i-win 4G, stones 2G, nim 1G, octal 2G).
+    #[arg(long, global = true, value_name = "SIZE", value_parser = parse_size)]
+    pub memory_limit: Option<u64>,
 
     #[command(subcommand)]
     pub command: Command,
@@ -41,14 +51,25 @@ pub enum Command {
     /// Can I Win: pick unused numbers from 1..=MAX; whoever brings the total to TOTAL wins.
     #[command(name = "can-i-win")]
     CanIWin(CanIWinArgs),
+    /// Print the JSON Schema of a command's --json output (the contract other tools read).
+    Schema(SchemaArgs),
+}
+
+/// Arguments of `perfect-play schema`.
+#[derive(Debug, Args)]
+pub struct SchemaArgs {
+    /// The command whose output the schema describes.
+    #[arg(value_name = "COMMAND", value_parser = clap::builder::PossibleValuesParser::new(crate::schema::COMMANDS))]
+    pub command: String,
 }
 
 /// Arguments of `perfect-play nim`.
 #[derive(Debug, Args)]
 pub struct NimArgs {
-    /// Heap sizes, e.g. `3 4 5`.
-    #[arg(required = true, allow_negative_numbers = true, value_name = "HEAP", value_parser = parse_count)]
-    pub heaps: Vec<u64>,
+    /// Heap sizes, e.g. `3 4 5` (0 or more each). An empty argument `""` is the empty
+    /// position: the game is over.
+    #[arg(required = true, allow_negative_numbers = true, value_name = "HEAP")]
+    pub heaps: Vec<String>,
 
     /// Misère play: whoever takes the last token loses.
     #[arg(long)]
@@ -66,11 +87,13 @@ pub struct TicTacToeArgs {
 /// Arguments of `perfect-play coins`.
 #[derive(Debug, Args)]
 #[command(
+    override_usage = "perfect-play coins [OPTIONS] <N> <X> <Y>\n       perfect-play coins --batch [OPTIONS] < lines-of-N-X-Y",
     after_help = "Examples:\n  perfect-play coins 10 3 4\n  perfect-play coins 1000000000000000000 7 11 --misere\n  printf '5 3 4\\n7 3 4\\n' | perfect-play coins --batch"
 )]
 pub struct CoinsArgs {
-    /// N, X and Y: the pile (any size, e.g. 10^100 written out) and the two moves besides 1.
-    #[arg(value_name = "N X Y", num_args = 0..=3, allow_negative_numbers = true)]
+    /// N, X and Y: the pile (any size, e.g. 10^100 written out) and the two moves besides 1
+    /// (each from 1 to 100000000).
+    #[arg(value_name = "N X Y", num_args = 0..=3, allow_negative_numbers = true, conflicts_with = "batch")]
     pub numbers: Vec<String>,
 
     #[command(flatten)]
@@ -89,14 +112,14 @@ pub struct PileOptions {
     pub pattern: bool,
 
     /// Read one query per line from stdin (`coins`: `N X Y`; `subtraction`: the piles); print
-    /// one JSON object per line.
+    /// one JSON object per line, each with its input `line` number.
     #[arg(long)]
     pub batch: bool,
 
     /// Most pile sizes the period search may compute: default 200000000 for the general
     /// method, which keeps every value; 20000000000 for {1, x, y} with y >= 64, which keeps
     /// O(y + period) of them (about 0.4 ns a pile, so up to 8 s).
-    #[arg(long, value_name = "N", value_parser = parse_count)]
+    #[arg(long, value_name = "N", value_parser = parse_positive)]
     pub limit: Option<u64>,
 }
 
@@ -107,14 +130,18 @@ pub struct PileOptions {
 )]
 pub struct SubtractionArgs {
     /// The move sizes, e.g. 1,3,4 (up to 64 moves, each from 1 to 100000000).
-    #[arg(long, required = true, value_delimiter = ',', value_name = "LIST", value_parser = parse_count)]
-    pub moves: Vec<u64>,
+    #[arg(long, required = true, value_name = "LIST", value_parser = parse_move_set)]
+    pub moves: NumberList,
 
     /// Pile sizes (any size, in decimal). With none, only the sequence is shown.
-    #[arg(value_name = "PILE", allow_negative_numbers = true)]
+    #[arg(
+        value_name = "PILE",
+        allow_negative_numbers = true,
+        conflicts_with = "batch"
+    )]
     pub piles: Vec<String>,
 
-    /// Show Grundy values instead of W/L marks in the pattern.
+    /// Show the pattern with Grundy values instead of W/L marks (implies --pattern).
     #[arg(long)]
     pub grundy: bool,
 
@@ -128,8 +155,9 @@ pub struct SubtractionArgs {
     after_help = "Examples:\n  perfect-play stones 5 3 4 5\n  perfect-play stones 1 5 2 --ties-win --line\n  perfect-play stones --file row.txt --json\n  seq 1 1000 | perfect-play stones -\n  printf '5 3 4 5\\n2 2\\n' | perfect-play stones --batch"
 )]
 pub struct StonesArgs {
-    /// The piles in row order (any i64 values). `-` alone reads them from stdin.
-    #[arg(value_name = "PILE", allow_negative_numbers = true)]
+    /// The piles in row order (any i64 values). `-` alone reads them from stdin; an empty
+    /// argument `""` is the empty row (the game is over).
+    #[arg(value_name = "PILE", allow_negative_numbers = true, required_unless_present_any = ["file", "batch"], conflicts_with_all = ["file", "batch"])]
     pub piles: Vec<String>,
 
     /// Read the piles from a file (whitespace or comma separated).
@@ -144,17 +172,15 @@ pub struct StonesArgs {
     #[arg(long)]
     pub line: bool,
 
-    /// Read one row per line from stdin; print one JSON object per line.
+    /// Read one row per line from stdin; print one JSON object per line, each with its input
+    /// `line` number.
     #[arg(long)]
     pub batch: bool,
 
-    /// Memory the decision bits of --line may use, e.g. 4G (default 2G: rows up to ~185,000).
-    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
-    pub memory_limit: Option<u64>,
-
-    /// Longest row to analyse (default 1000000; the time grows with the square of the length).
-    #[arg(long, value_name = "N")]
-    pub max_piles: Option<usize>,
+    /// Longest row to analyse (default 200000, about 15 s here; the time grows with the square
+    /// of the length: 1000000 piles take about 6 minutes).
+    #[arg(long, value_name = "N", value_parser = parse_positive)]
+    pub max_piles: Option<u64>,
 }
 
 /// Arguments of `perfect-play octal`.
@@ -171,7 +197,8 @@ pub struct OctalArgs {
     #[arg(value_name = "HEAP", allow_negative_numbers = true)]
     pub heaps: Vec<String>,
 
-    /// Compute Grundy values of heaps 0..=N at most (default: the largest heap, at least 65536).
+    /// Compute Grundy values of heaps 0..=N at most (default: the largest heap, at least 65536
+    /// and at most 1048576; a larger heap without a proven period needs --upto).
     #[arg(long, value_name = "N", value_parser = parse_count)]
     pub upto: Option<u64>,
 
@@ -188,13 +215,16 @@ pub struct OctalArgs {
     pub misere: bool,
 
     /// The method for Grundy values.
-    #[arg(long, value_enum, default_value_t = OctalMethodArg::RareCommon)]
+    #[arg(long, value_enum, default_value_t = OctalMethodArg::Auto)]
     pub method: OctalMethodArg,
 }
 
 /// `--method` values for octal games.
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
 pub enum OctalMethodArg {
+    /// The rare/common split while it examines fewer options than the naive method, else the
+    /// naive method (re-checked as the heaps grow).
+    Auto,
     /// Every option of every heap.
     Naive,
     /// The rare/common split: fast where few heaps have rare values.
@@ -207,15 +237,15 @@ pub enum OctalMethodArg {
     after_help = "Examples:\n  perfect-play can-i-win 10 11\n  perfect-play can-i-win 20 158 --json\n  perfect-play can-i-win --pool 2,3,5,7,11 20\n  perfect-play can-i-win 20 --all-targets\n  printf '10 11\\n20 158\\n' | perfect-play can-i-win --batch"
 )]
 pub struct CanIWinArgs {
-    /// MAX then TOTAL (the seed's maxChoosableInteger and desiredTotal). With --pool, TOTAL
-    /// alone, or MAX TOTAL with MAX the pool's largest number; with --all-targets leave TOTAL
-    /// out.
-    #[arg(allow_negative_numbers = true, value_name = "MAX TOTAL", num_args = 0..=2)]
-    pub numbers: Vec<i64>,
+    /// MAX then TOTAL (the seed's maxChoosableInteger, 1 to 64, and desiredTotal, any whole
+    /// number). With --pool, TOTAL alone, or MAX TOTAL with MAX the pool's largest number; with
+    /// --all-targets leave TOTAL out.
+    #[arg(allow_negative_numbers = true, value_name = "MAX TOTAL", num_args = 0..=2, conflicts_with = "batch")]
+    pub numbers: Vec<String>,
 
     /// Pick from this list of distinct positive integers instead of 1..=MAX (e.g. 2,3,5,7,11).
-    #[arg(long, value_delimiter = ',', value_name = "LIST")]
-    pub pool: Option<Vec<u64>>,
+    #[arg(long, value_name = "LIST", value_parser = parse_pool)]
+    pub pool: Option<NumberList>,
 
     /// Misère play: whoever brings the total to the target loses.
     #[arg(long)]
@@ -225,22 +255,20 @@ pub struct CanIWinArgs {
     #[arg(long)]
     pub all_targets: bool,
 
-    /// Read one query per line (`MAX TOTAL`) from stdin; print one JSON object per line.
+    /// Read one query per line (`MAX TOTAL`) from stdin; print one JSON object per line, each
+    /// with its input `line` number.
     #[arg(long, conflicts_with_all = ["all_targets", "pool"])]
     pub batch: bool,
-
-    /// Memory the solver may use, e.g. 512M, 8G (default 4G: pools of up to 35 numbers).
-    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
-    pub memory_limit: Option<u64>,
 
     /// Force a method instead of choosing automatically.
     #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
     pub method: MethodArg,
 
-    /// Most positions the remoteness walk may visit (default 2000000); past it the outcome and a
-    /// winning line are still exact, but remoteness is reported as not computed.
-    #[arg(long, value_name = "N")]
-    pub remoteness_limit: Option<usize>,
+    /// Most positions the remoteness walk may visit (default 2000000; 0 skips the walk). Past
+    /// it the outcome and a winning line are still exact and remoteness is reported as null.
+    /// The walk's memory counts against --memory-limit, so a limit it cannot fit is refused.
+    #[arg(long, value_name = "N", value_parser = parse_count)]
+    pub remoteness_limit: Option<u64>,
 }
 
 /// `--method` values.
@@ -256,45 +284,34 @@ pub enum MethodArg {
 
 /// A memory size: bytes, or a number with K, M, G or T (powers of 1024; `GiB`, `GB` also read).
 pub fn parse_size(text: &str) -> Result<u64, String> {
-    let t = text.trim();
-    let digits_end = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
-    let (number, unit) = t.split_at(digits_end);
-    let number: u64 = number
-        .parse()
-        .map_err(|_| format!("{text:?} is not a size (examples: 512M, 8G)"))?;
-    let shift = match unit
-        .trim()
-        .to_ascii_uppercase()
-        .trim_end_matches("IB")
-        .trim_end_matches('B')
-    {
-        "" => 0,
-        "K" => 10,
-        "M" => 20,
-        "G" => 30,
-        "T" => 40,
-        _ => return Err(format!("{text:?} has an unknown unit (use K, M, G or T)")),
-    };
-    number
-        .checked_mul(1u64 << shift)
-        .ok_or_else(|| format!("{text:?} is too large"))
+    perfect_play::parse::size(text).map_err(|e| e.to_string())
 }
 
-/// A size or count: a whole number from 0 to 2^64 - 1, with a message that says so.
+/// A size or count: a whole number from 0 to 2^64 - 1.
 pub fn parse_count(text: &str) -> Result<u64, String> {
-    let text = text.trim();
-    if text.starts_with('-') && text[1..].chars().all(|c| c.is_ascii_digit()) && text.len() > 1 {
-        return Err(format!(
-            "{text} is negative; sizes are whole numbers 0 or more"
-        ));
-    }
-    text.parse::<u64>().map_err(|e| match e.kind() {
-        std::num::IntErrorKind::PosOverflow => {
-            format!(
-                "{text} is larger than the largest supported size {}",
-                u64::MAX
-            )
-        }
-        _ => format!("{text:?} is not a whole number"),
-    })
+    perfect_play::parse::count(text).map_err(|e| e.to_string())
+}
+
+/// A whole number from 1 to 2^64 - 1.
+pub fn parse_positive(text: &str) -> Result<u64, String> {
+    perfect_play::parse::count_in(text, 1, u64::MAX).map_err(|e| e.to_string())
+}
+
+/// A comma list given as one argument. A newtype, not a `Vec`: clap reads a `Vec` field as
+/// several values of the element type, which a list parser does not produce.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NumberList(pub Vec<u64>);
+
+/// A subtraction set: move sizes from 1 to 100000000.
+pub fn parse_move_set(text: &str) -> Result<NumberList, String> {
+    perfect_play::parse::list_in(text, 1, perfect_play::subtraction::MAX_MOVE)
+        .map(NumberList)
+        .map_err(|e| e.to_string())
+}
+
+/// A Can I Win pool: positive whole numbers, comma separated.
+pub fn parse_pool(text: &str) -> Result<NumberList, String> {
+    perfect_play::parse::list_in(text, 1, u64::MAX)
+        .map(NumberList)
+        .map_err(|e| e.to_string())
 }

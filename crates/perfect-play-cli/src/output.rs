@@ -20,31 +20,60 @@ pub fn move_json<M: Serialize>(mv: &M, value: Value) -> serde_json::Value {
     })
 }
 
-/// The JSON fields every solved position shares (the contract in README.md).
+/// A move in a heap game, the one shape every heap family uses: from heap `heap` (0-based,
+/// shown 1-based) take `take`, leaving `leaves` (the non-empty heaps left in its place).
+pub fn heap_move<T: Serialize>(heap: usize, take: u64, leaves: Vec<T>) -> serde_json::Value {
+    json!({"heap": heap + 1, "take": take, "leaves": leaves})
+}
+
+/// The JSON fields every position solved by the generic solver shares (the contract in
+/// README.md and the schemas).
 pub fn analysis_json<M: Serialize + Clone>(
     analysis: &Analysis<M>,
     states: usize,
 ) -> serde_json::Value {
+    let winning = analysis.winning_moves();
     json!({
         "outcome": analysis.value.outcome(),
         "first_player_wins": analysis.value.outcome() == Outcome::Win,
         "remoteness": analysis.value.remoteness,
         "moves": analysis.moves.iter().map(|m| move_json(&m.mv, m.value)).collect::<Vec<_>>(),
-        "winning_moves": analysis.winning_moves(),
+        "moves_complete": true,
+        "winning_moves_total": winning.len(),
+        "winning_moves": winning,
         "optimal_moves": analysis.optimal_moves(),
         "best_line": analysis.best_line,
         "states": states,
+        "method": "search",
     })
 }
 
-/// "wins in 3 moves", "loses in 4 moves", "draws in 9 moves".
+/// "wins in 3 moves", "loses in 4 moves", "ties in 9 moves", "has lost: the game is over".
 pub fn verdict(value: Value) -> String {
-    let verb = match value.outcome() {
+    verdict_of(value.outcome(), Some(u64::from(value.remoteness)))
+}
+
+/// [`verdict`] from an outcome and a remoteness that may be unknown.
+pub fn verdict_of(outcome: Outcome, remoteness: Option<u64>) -> String {
+    if remoteness == Some(0) {
+        return match outcome {
+            Outcome::Win => "has won: the game is over",
+            Outcome::Loss => "has lost: the game is over",
+            Outcome::Tie => "has tied: the game is over",
+            Outcome::Draw => "draws",
+        }
+        .to_string();
+    }
+    let verb = match outcome {
         Outcome::Win => "wins",
         Outcome::Loss => "loses",
-        Outcome::Draw => "draws",
+        Outcome::Tie => "ties",
+        Outcome::Draw => return "draws: play goes on forever".to_string(),
     };
-    format!("{verb} in {}", moves_word(value.remoteness))
+    match remoteness {
+        Some(r) => format!("{verb} in {}", moves_word(r)),
+        None => verb.to_string(),
+    }
 }
 
 /// "1 move", "5 moves".
@@ -68,6 +97,9 @@ pub fn list<T: Display>(items: &[T]) -> String {
 
 /// The text lines every solved position shares: each move's value and the best line.
 pub fn analysis_text<M: Display + Clone>(analysis: &Analysis<M>) -> String {
+    if analysis.moves.is_empty() {
+        return String::from("No move is possible: the game is over.\n");
+    }
     let mut text = String::from("Every move (value for the player who makes it):\n");
     for m in &analysis.moves {
         text.push_str(&format!(
@@ -76,11 +108,7 @@ pub fn analysis_text<M: Display + Clone>(analysis: &Analysis<M>) -> String {
             verdict(m.value)
         ));
     }
-    if analysis.best_line.is_empty() {
-        text.push_str("No move is possible: the game is over.\n");
-    } else {
-        text.push_str(&format!("Best line: {}\n", list(&analysis.best_line)));
-    }
+    text.push_str(&format!("Best line: {}\n", list(&analysis.best_line)));
     text
 }
 
@@ -98,4 +126,9 @@ pub fn value_char(v: impl Into<u32>) -> char {
 /// A wide integer as JSON: a number while it fits in 64 bits, a decimal string beyond.
 pub fn int_json(v: i128) -> serde_json::Value {
     i64::try_from(v).map_or_else(|_| json!(v.to_string()), |v| json!(v))
+}
+
+/// A heap of any size as JSON: a number while it fits in 64 bits, a decimal string beyond.
+pub fn big_json(n: &num_bigint::BigUint) -> serde_json::Value {
+    u64::try_from(n).map_or_else(|_| json!(n.to_string()), |v| json!(v))
 }

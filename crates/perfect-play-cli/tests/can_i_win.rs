@@ -34,9 +34,9 @@ fn json_has_the_contract_fields() {
 }
 
 #[test]
-fn unreachable_target_is_a_draw_and_false() {
+fn unreachable_target_is_a_tie_and_false() {
     let v = json(&["can-i-win", "4", "11"]);
-    assert_eq!(v["outcome"], "draw");
+    assert_eq!(v["outcome"], "tie");
     assert_eq!(v["first_player_wins"], false);
 }
 

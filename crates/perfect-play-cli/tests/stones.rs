@@ -28,15 +28,24 @@ fn ties_and_the_ties_win_rule() {
     let v = json(&["stones", "2", "2"]);
     assert_eq!(
         (v["outcome"].as_str(), v["first_player_wins"].as_bool()),
-        (Some("draw"), Some(false))
+        (Some("tie"), Some(false))
     );
+    // Under --ties-win a tie is the first player's win: outcome and answer agree, the margin
+    // says it was level.
     let v = json(&["stones", "2", "2", "--ties-win"]);
-    assert_eq!(v["first_player_wins"], true);
+    assert_eq!(
+        (
+            v["outcome"].as_str(),
+            v["first_player_wins"].as_bool(),
+            v["margin"].as_i64()
+        ),
+        (Some("win"), Some(true), Some(0))
+    );
 }
 
 #[test]
 fn the_line_is_optional() {
-    assert!(json(&["stones", "1", "5", "2"]).get("best_line").is_none());
+    assert!(json(&["stones", "1", "5", "2"])["best_line"].is_null());
     let v = json(&["stones", "1", "5", "2", "--line"]);
     assert_eq!(v["best_line"].as_array().unwrap().len(), 3);
     assert_eq!(v["margin"], -2);

@@ -14,7 +14,7 @@ fn coins_seed_semantics() {
     assert_eq!(v["period"], json!({"preperiod": 0, "period": 7}));
     assert_eq!(
         v["winning_moves"],
-        json!([{"pile": 1, "take": 1, "leaves": 9}, {"pile": 1, "take": 3, "leaves": 7}])
+        json!([{"heap": 1, "take": 1, "leaves": [9]}, {"heap": 1, "take": 3, "leaves": [7]}])
     );
     assert_eq!(json(&["coins", "0", "3", "4"])["winner"], "B");
     assert_eq!(json(&["coins", "7", "3", "4"])["winner"], "B");
@@ -34,10 +34,13 @@ fn a_googol_coins() {
     let v = json(&["coins", &googol, "2", "3"]);
     // Moves 1, 2, 3: losing exactly at multiples of 4, and 10^100 is one.
     assert_eq!(v["winner"], "B");
-    assert_eq!(v["piles"], json!([googol]));
+    assert_eq!(v["heaps"], json!([googol]));
     let v = json(&["coins", &format!("{googol}1"), "2", "3"]);
     assert_eq!(v["winning_moves"][0]["take"], 1);
-    assert_eq!(v["winning_moves"][0]["leaves"], json!(format!("{googol}0")));
+    assert_eq!(
+        v["winning_moves"][0]["leaves"],
+        json!([format!("{googol}0")])
+    );
 }
 
 #[test]
@@ -61,7 +64,7 @@ fn subtraction_sums_and_fields() {
     // 5 -> 2 (value 0) or 9 -> 5 (value 3) makes the nim-sum 0.
     assert_eq!(
         v["winning_moves"],
-        json!([{"pile": 2, "take": 3, "leaves": 2}, {"pile": 3, "take": 4, "leaves": 5}])
+        json!([{"heap": 2, "take": 3, "leaves": [2]}, {"heap": 3, "take": 4, "leaves": [5]}])
     );
 }
 

@@ -53,7 +53,9 @@ impl<P> Transition<P> {
     }
 }
 
-/// A finite, acyclic two-player game of perfect information.
+/// A finite two-player game of perfect information.
+///
+/// The reference [`Solver`](crate::Solver) values acyclic games and reports a loop as an error.
 ///
 /// Positions are seen from the player to move. Win/loss games and zero-sum scoring games use the
 /// same trait: a scoring game reports rewards in [`Transition::Continue`] or final margins in
@@ -95,5 +97,11 @@ pub trait Game {
     /// What a position without legal moves means for the player to move. Normal play: a loss.
     fn no_moves(&self, _position: &Self::Position) -> Ending {
         Ending::Loss
+    }
+
+    /// Heap bytes a position owns beyond its own size (a `Vec`'s buffer, say), so the solver's
+    /// memory limit counts them. Positions that own nothing keep the default, 0.
+    fn position_bytes(&self, _position: &Self::Position) -> usize {
+        0
     }
 }

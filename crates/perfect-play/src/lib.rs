@@ -32,13 +32,14 @@ pub mod big;
 pub mod can_i_win;
 pub mod nim;
 pub mod octal;
+pub mod parse;
 pub mod subtraction;
 pub mod take_ends;
 pub mod tic_tac_toe;
 
 pub use game::{Ending, Game, Transition};
 pub use player::{Outcome, Player};
-pub use solver::{Analysis, MoveValue, Solver, StateLimit};
+pub use solver::{Analysis, MoveValue, SolveError, Solver};
 pub use value::Value;
 
 /// The README's Rust examples, compiled and run as doc tests.

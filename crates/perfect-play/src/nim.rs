@@ -92,6 +92,187 @@ impl Game for Nim {
             Ending::Loss
         }
     }
+
+    fn position_bytes(&self, heaps: &Vec<u64>) -> usize {
+        heaps.len() * std::mem::size_of::<u64>()
+    }
+}
+
+/// How a Nim answer was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NimMethod {
+    /// Exact search over every position: remoteness, every move, best line.
+    Search,
+    /// Bouton's rule (normal or misère) for the outcome and the winning moves; remoteness from
+    /// a closed form where one is known (one heap, or two heaps in normal play).
+    BoutonRule,
+}
+
+/// Bounds on the exact search; past them the answer comes from Bouton's rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NimLimits {
+    /// Most move evaluations the search may make (positions times moves per position).
+    pub max_work: u128,
+    /// Bytes the search's table may take.
+    pub memory_limit: u64,
+}
+
+impl Default for NimLimits {
+    fn default() -> NimLimits {
+        NimLimits {
+            max_work: 20_000_000,
+            memory_limit: 1 << 30,
+        }
+    }
+}
+
+/// A move with its value for the mover; remoteness when known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NimMoveValue {
+    /// The move.
+    pub mv: NimMove,
+    /// Win or loss for the mover.
+    pub outcome: crate::Outcome,
+    /// Moves to the end after it (counting it), when known.
+    pub remoteness: Option<u64>,
+}
+
+/// The answer for one Nim position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NimAnswer {
+    /// Win or loss for the player to move.
+    pub outcome: crate::Outcome,
+    /// Moves to the end under perfect play, when known.
+    pub remoteness: Option<u64>,
+    /// The moves valued: every legal move after a search, the winning moves alone under
+    /// Bouton's rule (see `moves_complete`).
+    pub moves: Vec<NimMoveValue>,
+    /// Whether `moves` holds every legal move.
+    pub moves_complete: bool,
+    /// Every winning move.
+    pub winning_moves: Vec<NimMove>,
+    /// The moves that achieve the exact value (fastest win, slowest loss), when known.
+    pub optimal_moves: Option<Vec<NimMove>>,
+    /// One line of perfect play to the end, when searched.
+    pub best_line: Option<Vec<NimMove>>,
+    /// Positions the search solved (0 under Bouton's rule).
+    pub states: usize,
+    /// How the answer was found.
+    pub method: NimMethod,
+}
+
+/// Move evaluations a full search from `heaps` makes: every sub-position, times its moves.
+#[must_use]
+pub fn search_work(heaps: &[u64]) -> u128 {
+    let positions = heaps
+        .iter()
+        .map(|&h| u128::from(h) + 1)
+        .try_fold(1u128, u128::checked_mul);
+    let moves_each = heaps.iter().map(|&h| u128::from(h)).sum::<u128>() / 2 + 1;
+    positions
+        .and_then(|p| p.checked_mul(moves_each))
+        .unwrap_or(u128::MAX)
+}
+
+/// Solve Nim on `heaps`: by exact search when it fits `limits`, else by Bouton's rule.
+#[must_use]
+pub fn analyse(heaps: &[u64], misere: bool, limits: &NimLimits) -> NimAnswer {
+    use crate::Outcome;
+    if search_work(heaps) <= limits.max_work {
+        let game = Nim {
+            heaps: heaps.to_vec(),
+            misere,
+        };
+        let mut solver = crate::Solver::with_memory_limit(game, limits.memory_limit);
+        if let Ok(a) = solver.try_analyse(&heaps.to_vec()) {
+            return NimAnswer {
+                outcome: a.value.outcome(),
+                remoteness: Some(u64::from(a.value.remoteness)),
+                moves: a
+                    .moves
+                    .iter()
+                    .map(|m| NimMoveValue {
+                        mv: m.mv,
+                        outcome: m.value.outcome(),
+                        remoteness: Some(u64::from(m.value.remoteness)),
+                    })
+                    .collect(),
+                moves_complete: true,
+                winning_moves: a.winning_moves(),
+                optimal_moves: Some(a.optimal_moves()),
+                best_line: Some(a.best_line.clone()),
+                states: solver.states(),
+                method: NimMethod::Search,
+            };
+        }
+    }
+    let winning = if misere {
+        misere_winning_moves(heaps)
+    } else {
+        winning_moves(heaps)
+    };
+    let wins = if misere {
+        misere_wins(heaps)
+    } else {
+        nim_sum(heaps) != 0
+    };
+    let closed = if misere {
+        None
+    } else {
+        normal_remoteness(heaps)
+    };
+    let optimal_moves = closed.and_then(|_| normal_optimal_moves(heaps));
+    NimAnswer {
+        outcome: if wins { Outcome::Win } else { Outcome::Loss },
+        remoteness: closed,
+        moves: winning
+            .iter()
+            .map(|&mv| NimMoveValue {
+                mv,
+                outcome: Outcome::Win,
+                remoteness: closed,
+            })
+            .collect(),
+        moves_complete: winning.len() as u128 == heaps.iter().map(|&h| u128::from(h)).sum::<u128>(),
+        winning_moves: winning,
+        optimal_moves,
+        best_line: None,
+        states: 0,
+        method: NimMethod::BoutonRule,
+    }
+}
+
+/// Remoteness in normal play where a closed form is known: no heap (0), one heap (1: take it
+/// all), two heaps (equal heaps of `a` lose in `2a`: the loser takes one token, the winner
+/// mirrors; unequal ones win in `2 min + 1` by equalising first).
+fn normal_remoteness(heaps: &[u64]) -> Option<u64> {
+    let nonzero: Vec<u64> = heaps.iter().copied().filter(|&h| h > 0).collect();
+    match nonzero[..] {
+        [] => Some(0),
+        [_] => Some(1),
+        [a, b] if a == b => a.checked_mul(2),
+        [a, b] => a.min(b).checked_mul(2).and_then(|r| r.checked_add(1)),
+        _ => None,
+    }
+}
+
+/// The optimal moves where [`normal_remoteness`] is known: the winning moves when the
+/// position wins (each equalises, and the equalising move is unique), else taking one token
+/// from either heap (the slowest loss).
+fn normal_optimal_moves(heaps: &[u64]) -> Option<Vec<NimMove>> {
+    let won = nim_sum(heaps) != 0;
+    if won {
+        return Some(winning_moves(heaps));
+    }
+    Some(
+        heaps
+            .iter()
+            .enumerate()
+            .filter(|&(_, &h)| h > 0)
+            .map(|(heap, _)| NimMove { heap, take: 1 })
+            .collect(),
+    )
 }
 
 /// The XOR of all heap sizes (Grundy values). Zero exactly when the player to move loses.
@@ -159,6 +340,56 @@ pub fn misere_winning_moves(heaps: &[u64]) -> Vec<NimMove> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn closed_forms_agree_with_search() {
+        let tiny = NimLimits {
+            max_work: 0,
+            ..NimLimits::default()
+        };
+        for a in 0..12u64 {
+            for b in 0..12u64 {
+                for heaps in [vec![a], vec![a, b], vec![a, 0, b]] {
+                    let searched = analyse(&heaps, false, &NimLimits::default());
+                    assert_eq!(searched.method, NimMethod::Search);
+                    let rule = analyse(&heaps, false, &tiny);
+                    assert_eq!(rule.method, NimMethod::BoutonRule);
+                    assert_eq!(rule.outcome, searched.outcome, "{heaps:?}");
+                    assert_eq!(rule.remoteness, searched.remoteness, "{heaps:?}");
+                    assert_eq!(rule.winning_moves, searched.winning_moves, "{heaps:?}");
+                    assert_eq!(rule.optimal_moves, searched.optimal_moves, "{heaps:?}");
+                    let misere = analyse(&heaps, true, &tiny);
+                    let misere_searched = analyse(&heaps, true, &NimLimits::default());
+                    assert_eq!(misere.outcome, misere_searched.outcome, "{heaps:?}");
+                    assert_eq!(
+                        misere.winning_moves, misere_searched.winning_moves,
+                        "{heaps:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn huge_heaps_are_answered_by_the_rule_at_once() {
+        let a = analyse(&[100_000], false, &NimLimits::default());
+        assert_eq!((a.method, a.remoteness), (NimMethod::BoutonRule, Some(1)));
+        let a = analyse(&[1000, 1000], false, &NimLimits::default());
+        assert_eq!(
+            (a.outcome, a.remoteness),
+            (crate::Outcome::Loss, Some(2000))
+        );
+        let heaps = [u64::MAX, u64::MAX - 1, 5];
+        let a = analyse(&heaps, true, &NimLimits::default());
+        assert_eq!(a.remoteness, None);
+        // Each heap can be brought to heap ^ 4, the nim-sum: three moves, each to nim-sum 0.
+        assert_eq!(a.winning_moves.len(), 3);
+        for m in &a.winning_moves {
+            let mut after = heaps;
+            after[m.heap] -= m.take;
+            assert_eq!(nim_sum(&after), 0);
+        }
+    }
     use crate::player::Outcome;
     use crate::solver::Solver;
 

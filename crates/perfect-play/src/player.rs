@@ -38,7 +38,7 @@ impl Player {
         match outcome {
             Outcome::Win => Some(to_move),
             Outcome::Loss => Some(to_move.opponent()),
-            Outcome::Draw => None,
+            Outcome::Draw | Outcome::Tie => None,
         }
     }
 }
@@ -58,8 +58,11 @@ impl fmt::Display for Player {
 pub enum Outcome {
     /// The player to move loses whatever they do.
     Loss,
-    /// Neither player can force a win.
+    /// Play goes on forever under perfect play: neither side can force a win in a game with
+    /// loops (the engine's retrograde analysis finds these).
     Draw,
+    /// The game ends level (tic-tac-toe's full board, an equal total).
+    Tie,
     /// The player to move can force a win.
     Win,
 }
@@ -72,6 +75,7 @@ impl Outcome {
             Outcome::Win => Outcome::Loss,
             Outcome::Loss => Outcome::Win,
             Outcome::Draw => Outcome::Draw,
+            Outcome::Tie => Outcome::Tie,
         }
     }
 
@@ -84,17 +88,18 @@ impl Outcome {
         } else if margin < zero {
             Outcome::Loss
         } else {
-            Outcome::Draw
+            Outcome::Tie
         }
     }
 
-    /// `win`, `loss` or `draw`, as used in JSON.
+    /// `win`, `loss`, `draw` or `tie`, as used in JSON.
     #[must_use]
     pub fn as_str(self) -> &'static str {
         match self {
             Outcome::Win => "win",
             Outcome::Loss => "loss",
             Outcome::Draw => "draw",
+            Outcome::Tie => "tie",
         }
     }
 }

@@ -220,7 +220,7 @@ mod tests {
             board: Board::empty(),
         });
         let analysis = solver.analyse(&Board::empty());
-        assert_eq!(analysis.value.outcome(), Outcome::Draw);
+        assert_eq!(analysis.value.outcome(), Outcome::Tie);
         assert_eq!(analysis.value.remoteness, 9);
         assert_eq!(analysis.best_line.len(), 9);
         assert!(analysis.winning_moves().is_empty());

@@ -1,14 +1,15 @@
 //! `perfect-play can-i-win`: one query, every target of a pool, or a batch from stdin.
 
-use super::CommandError;
+use super::{Budget, CommandError};
+use crate::Io;
 use crate::args::{CanIWinArgs, MethodArg};
-use crate::output::{self, Output};
+use crate::output::{self, Output, int_json};
 use crate::progress;
 use perfect_play::Outcome;
 use perfect_play::can_i_win::{self, Analysis, CanIWin, Method, Options, Pool};
 use serde_json::json;
 
-fn options(args: &CanIWinArgs) -> Options {
+fn options(args: &CanIWinArgs, budget: Budget) -> Options {
     let defaults = Options::default();
     Options {
         method: match args.method {
@@ -16,20 +17,52 @@ fn options(args: &CanIWinArgs) -> Options {
             MethodArg::BitTable => Method::BitTable,
             MethodArg::Search => Method::Search,
         },
-        memory_limit: args.memory_limit.unwrap_or(defaults.memory_limit),
-        remoteness_limit: args.remoteness_limit.unwrap_or(defaults.remoteness_limit),
+        memory_limit: budget.memory(defaults.memory_limit),
+        remoteness_limit: budget.cap(
+            args.remoteness_limit
+                .map_or(defaults.remoteness_limit, |l| {
+                    usize::try_from(l).unwrap_or(usize::MAX)
+                }),
+            10_000,
+        ),
     }
+}
+
+/// MAX: from 1 to 64.
+fn parse_max(text: &str) -> Result<i64, CommandError> {
+    perfect_play::parse::count_in(text, 1, can_i_win::MAX_POOL as u64)
+        .map(|m| m as i64)
+        .map_err(|e| format!("MAX: {e}").into())
+}
+
+/// TOTAL: any whole number that fits in 64 bits.
+fn parse_total(text: &str) -> Result<i64, CommandError> {
+    perfect_play::parse::integer_in(text, i128::from(i64::MIN), i128::from(i64::MAX))
+        .map(|t| t as i64)
+        .map_err(|e| format!("TOTAL: {e}").into())
 }
 
 /// The pool and the optional target from the positional arguments and `--pool`.
 fn pool_and_target(args: &CanIWinArgs) -> Result<(Pool, Option<i64>), CommandError> {
-    let n = &args.numbers;
+    let given = &args.numbers;
+    let n: Vec<i64> = match (given.len(), args.pool.is_some(), args.all_targets) {
+        (1, true, false) => vec![parse_total(&given[0])?],
+        (1, false, true) => vec![parse_max(&given[0])?],
+        (2, true, false) => vec![
+            perfect_play::parse::integer_in(&given[0], 0, i128::from(i64::MAX))
+                .map(|m| m as i64)
+                .map_err(|e| format!("MAX: {e}"))?,
+            parse_total(&given[1])?,
+        ],
+        (2, false, false) => vec![parse_max(&given[0])?, parse_total(&given[1])?],
+        _ => vec![0; given.len()],
+    };
     match (&args.pool, n.len(), args.all_targets) {
-        (Some(list), 0, true) => Ok((Pool::new(list.clone())?, None)),
-        (Some(list), 1, false) => Ok((Pool::new(list.clone())?, Some(n[0]))),
+        (Some(list), 0, true) => Ok((Pool::new(list.0.clone())?, None)),
+        (Some(list), 1, false) => Ok((Pool::new(list.0.clone())?, Some(n[0]))),
         (Some(list), 2, false) => {
             // `MAX TOTAL --pool LIST`: MAX must name the pool's largest number.
-            let pool = Pool::new(list.clone())?;
+            let pool = Pool::new(list.0.clone())?;
             let largest = pool.values().last().copied().unwrap_or(0);
             if u64::try_from(n[0]).ok() != Some(largest) {
                 return Err(format!(
@@ -49,9 +82,10 @@ fn pool_and_target(args: &CanIWinArgs) -> Result<(Pool, Option<i64>), CommandErr
     }
 }
 
-pub fn run(args: &CanIWinArgs, json: bool) -> Result<Output, CommandError> {
+pub fn run(args: &CanIWinArgs, budget: Budget, quiet: bool) -> Result<Output, CommandError> {
     let (pool, target) = pool_and_target(args)?;
-    let options = options(args);
+    let options = options(args, budget);
+    let json = quiet;
     match target {
         None => all_targets(&pool, args.misere, &options, json),
         Some(target) => {
@@ -79,9 +113,9 @@ pub fn solve(max: i64, total: i64) -> Result<Output, CommandError> {
 }
 
 /// `--batch`: one `MAX TOTAL` query per line, one JSON object per line.
-pub fn batch(args: &CanIWinArgs) -> Result<(), CommandError> {
-    let options = options(args);
-    super::batch_lines(|line| batch_line(line, args.misere, &options))
+pub fn batch(args: &CanIWinArgs, budget: Budget, io: &mut Io<'_>) -> Result<(), CommandError> {
+    let options = options(args, budget);
+    super::batch_lines(io, |line| batch_line(line, args.misere, &options))
 }
 
 fn batch_line(
@@ -91,18 +125,19 @@ fn batch_line(
 ) -> Result<serde_json::Value, CommandError> {
     let fields: Vec<&str> = line.split_whitespace().collect();
     let [max, total] = fields[..] else {
-        return Err(format!("expected `MAX TOTAL`, got {line:?}").into());
+        return Err(format!(
+            "expected `MAX TOTAL` (two numbers), got {} field(s)",
+            fields.len()
+        )
+        .into());
     };
-    let parse = |s: &str| {
-        s.parse::<i64>()
-            .map_err(|_| format!("{s:?} is not a whole number"))
-    };
+    let max = parse_max(max)?;
     let query = CanIWin {
         misere,
-        ..CanIWin::seed(parse(max)?, parse(total)?)?
+        ..CanIWin::seed(max, parse_total(total)?)?
     };
     let mut value = render(&query, &can_i_win::analyse(&query, options)?).json;
-    value["max"] = json!(parse(max)?);
+    value["max"] = json!(max);
     Ok(value)
 }
 
@@ -149,8 +184,8 @@ fn render(query: &CanIWin, a: &Analysis) -> Output {
         Outcome::Loss => format!(
             "The second player wins: every first pick leaves a position the second player wins{length}.\n"
         ),
-        Outcome::Draw => format!(
-            "Nobody can win: all the numbers add up to {}, below the target; the game is a draw{length}.\n",
+        Outcome::Tie | Outcome::Draw => format!(
+            "Nobody can win: all the numbers add up to {}, below the target; the game ends in a tie{length}.\n",
             query.pool.sum()
         ),
     });
@@ -169,7 +204,7 @@ fn render(query: &CanIWin, a: &Analysis) -> Output {
         })
         .collect();
     text.push_str(&format!(
-        "Every first pick (W win, L loss, D draw, then moves to the end): {}\n",
+        "Every first pick (W win, L loss, T tie, then moves to the end): {}\n",
         moves.join(" ")
     ));
     text.push_str(&format!("Best line: {}\n", output::list(&a.best_line)));
@@ -178,15 +213,39 @@ fn render(query: &CanIWin, a: &Analysis) -> Output {
         a.states,
         method_name(a.method)
     ));
+    // The picks that achieve the exact value: with remoteness, fastest win or slowest loss;
+    // without it, every pick with the position's outcome.
+    let best = a
+        .moves
+        .iter()
+        .filter(|m| m.outcome == a.outcome)
+        .map(|m| m.remoteness)
+        .reduce(|x, y| match (x, y, a.outcome) {
+            (Some(x), Some(y), Outcome::Win) => Some(x.min(y)),
+            (Some(x), Some(y), _) => Some(x.max(y)),
+            _ => None,
+        })
+        .flatten();
+    let optimal: Option<Vec<u64>> = a.remoteness.map(|_| {
+        a.moves
+            .iter()
+            .filter(|m| m.outcome == a.outcome && m.remoteness == best)
+            .map(|m| m.pick)
+            .collect()
+    });
     let json = json!({
+        "game": "can-i-win",
         "pool": query.pool.values(),
-        "target": query.target,
+        "target": int_json(query.target),
         "misere": query.misere,
         "outcome": a.outcome,
         "first_player_wins": a.outcome == Outcome::Win,
         "remoteness": a.remoteness,
-        "winning_moves": a.winning_moves,
         "moves": a.moves,
+        "moves_complete": true,
+        "winning_moves_total": a.winning_moves.len(),
+        "winning_moves": a.winning_moves,
+        "optimal_moves": optimal,
         "best_line": a.best_line,
         "states": a.states,
         "method": a.method,
@@ -198,6 +257,7 @@ fn short(outcome: Outcome) -> char {
     match outcome {
         Outcome::Win => 'W',
         Outcome::Loss => 'L',
+        Outcome::Tie => 'T',
         Outcome::Draw => 'D',
     }
 }
@@ -246,6 +306,7 @@ fn all_targets(
         table.outcomes.len(),
     );
     let json = json!({
+        "game": "can-i-win",
         "pool": pool.values(),
         "misere": misere,
         "winning_targets": ranges,

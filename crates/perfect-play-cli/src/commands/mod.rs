@@ -9,65 +9,133 @@ mod tic_tac_toe;
 mod tour;
 
 use crate::args::{Cli, Command};
-use crate::output::Output;
+use crate::{Io, WriteFailed};
 use std::error::Error;
 
-/// Any failure a command reports: printed as one line, exit status 2.
+/// Any failure a command reports: printed as one line, exit status 2 (a [`WriteFailed`]
+/// inside is told apart by the caller).
 pub type CommandError = Box<dyn Error>;
 
-/// Run the chosen subcommand and print its output.
-pub fn run(cli: &Cli) -> Result<(), CommandError> {
-    let output = match &cli.command {
-        Command::Tour => tour::run()?,
-        Command::Nim(args) => nim::run(args)?,
-        Command::TicTacToe(args) => tic_tac_toe::run(args)?,
-        Command::Coins(args) if args.options.batch => return subtraction::coins_batch(args),
-        Command::Coins(args) => subtraction::coins(args)?,
-        Command::Subtraction(args) if args.options.batch => return subtraction::batch(args),
-        Command::Subtraction(args) => subtraction::run(args)?,
-        Command::Stones(args) if args.batch => return stones::batch(args),
-        Command::Stones(args) => stones::run(args, cli.json)?,
-        Command::Octal(args) => octal::run(args, cli.json)?,
-        Command::CanIWin(args) if args.batch => return can_i_win::batch(args),
-        Command::CanIWin(args) => can_i_win::run(args, cli.json)?,
-    };
-    print(&output, cli.json);
-    Ok(())
+/// What a command may spend, from `--memory-limit` and the run's budget.
+#[derive(Clone, Copy, Debug)]
+pub struct Budget {
+    /// `--memory-limit`, when given.
+    pub memory_limit: Option<u64>,
+    /// Clamp every limit to a small budget (see [`Io::small_limits`]).
+    pub small: bool,
 }
 
-/// Print `output` as text or as one JSON object.
-pub fn print(output: &Output, json: bool) {
-    if json {
-        println!("{}", output.json);
-    } else {
-        print!("{}", output.text);
+impl Budget {
+    /// The memory limit for a command whose default is `default`.
+    pub fn memory(&self, default: u64) -> u64 {
+        let limit = self.memory_limit.unwrap_or(default);
+        if self.small {
+            limit.min(8 << 20)
+        } else {
+            limit
+        }
+    }
+
+    /// `value`, or `small` when the budget is small and `value` is larger.
+    pub fn cap<T: Ord>(&self, value: T, small: T) -> T {
+        if self.small { value.min(small) } else { value }
     }
 }
 
-/// `--batch`: answer each non-empty stdin line with one JSON object on its own line. A line that
-/// cannot be answered prints `{"line", "input", "error"}` (and the error on stderr); the command
-/// then exits with status 2 after the last line.
+/// Run the chosen subcommand and write its output.
+pub fn run(cli: &Cli, io: &mut Io<'_>) -> Result<(), CommandError> {
+    let budget = Budget {
+        memory_limit: cli.memory_limit,
+        small: io.small_limits,
+    };
+    let quiet = cli.json || !io.progress;
+    let output = match &cli.command {
+        Command::Tour => tour::run()?,
+        Command::Nim(args) => nim::run(args, budget)?,
+        Command::TicTacToe(args) => tic_tac_toe::run(args)?,
+        Command::Coins(args) if args.options.batch => {
+            return subtraction::coins_batch(args, budget, io);
+        }
+        Command::Coins(args) => subtraction::coins(args, budget)?,
+        Command::Subtraction(args) if args.options.batch => {
+            return subtraction::batch(args, budget, io);
+        }
+        Command::Subtraction(args) => subtraction::run(args, budget)?,
+        Command::Stones(args) if args.batch => return stones::batch(args, budget, io),
+        Command::Stones(args) => stones::run(args, budget, quiet, io)?,
+        Command::Octal(args) => octal::run(args, budget, quiet)?,
+        Command::CanIWin(args) if args.batch => return can_i_win::batch(args, budget, io),
+        Command::CanIWin(args) => can_i_win::run(args, budget, quiet)?,
+        Command::Schema(args) => {
+            let schema = crate::schema::schema(&args.command).unwrap_or("{}");
+            return emit(io, schema.trim_end());
+        }
+    };
+    if cli.json {
+        emit(io, &output.json.to_string())
+    } else {
+        io.stdout
+            .write_all(output.text.as_bytes())
+            .map_err(|e| WriteFailed(e).into())
+    }
+}
+
+/// Write one line to stdout; a failure is a [`WriteFailed`].
+pub fn emit(io: &mut Io<'_>, line: &str) -> Result<(), CommandError> {
+    writeln!(io.stdout, "{line}").map_err(|e| WriteFailed(e).into())
+}
+
+/// `--batch`: answer each non-blank stdin line with one JSON object on its own line, carrying
+/// `line` (1-based). Lines are read as bytes, so a line that is not UTF-8 gets an error object
+/// like any other bad line; a leading byte-order mark is skipped. A bad line prints
+/// `{"line", "input", "error"}` (the input shortened when long) and the error on stderr; the
+/// command then exits with status 2 after the last line.
 pub fn batch_lines(
+    io: &mut Io<'_>,
     answer: impl Fn(&str) -> Result<serde_json::Value, CommandError>,
 ) -> Result<(), CommandError> {
-    use std::io::BufRead;
     let mut failures = 0usize;
-    for (index, line) in std::io::stdin().lock().lines().enumerate() {
-        let line = line?;
-        if line.trim().is_empty() {
-            continue;
+    let mut bytes = Vec::new();
+    let mut number = 0usize;
+    loop {
+        bytes.clear();
+        if io.stdin.read_until(b'\n', &mut bytes)? == 0 {
+            break;
         }
-        match answer(&line) {
-            Ok(value) => println!("{value}"),
-            Err(e) => {
-                failures += 1;
-                eprintln!("perfect-play: line {}: {e}", index + 1);
-                println!(
-                    "{}",
-                    serde_json::json!({"line": index + 1, "input": line, "error": e.to_string()})
-                );
+        number += 1;
+        let mut raw: &[u8] = &bytes;
+        if number == 1 {
+            raw = raw.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(raw);
+        }
+        let result = match std::str::from_utf8(raw) {
+            Ok(line) if line.trim().is_empty() => continue,
+            Ok(line) => answer(line.trim_end_matches(['\n', '\r'])),
+            Err(e) => Err(format!(
+                "the line is not UTF-8 text (a bad byte at column {})",
+                e.valid_up_to() + 1
+            )
+            .into()),
+        };
+        let value = match result {
+            Ok(mut value) => {
+                value["line"] = serde_json::json!(number);
+                value
             }
-        }
+            Err(e) => {
+                if e.downcast_ref::<WriteFailed>().is_some() {
+                    return Err(e);
+                }
+                failures += 1;
+                let _ = writeln!(io.stderr, "perfect-play: line {number}: {e}");
+                let input = String::from_utf8_lossy(raw);
+                serde_json::json!({
+                    "line": number,
+                    "input": perfect_play::parse::shorten(input.trim_end_matches(['\n', '\r'])),
+                    "error": e.to_string(),
+                })
+            }
+        };
+        emit(io, &value.to_string())?;
     }
     if failures > 0 {
         return Err(format!("{failures} batch line(s) could not be answered").into());

@@ -1,82 +1,124 @@
-//! `perfect-play nim`: the XOR rule for the answer, the generic solver for remoteness and line.
+//! `perfect-play nim`: exact search while it fits, Bouton's rule beyond (the library chooses).
 
-use super::CommandError;
+use super::{Budget, CommandError};
 use crate::args::NimArgs;
 use crate::output::{self, Output};
-use perfect_play::nim::{self, Nim, NimMove};
-use perfect_play::{Outcome, Solver};
+use perfect_play::nim::{self, NimAnswer, NimLimits, NimMethod, NimMove};
+use perfect_play::parse;
 use serde_json::json;
 
-/// The most positions the exact search may visit (product of heap sizes + 1); beyond it the
-/// answer comes from the closed-form rule alone, without remoteness.
-const SEARCH_LIMIT: u128 = 2_000_000;
+pub fn run(args: &NimArgs, budget: Budget) -> Result<Output, CommandError> {
+    let heaps = parse_heaps(&args.heaps)?;
+    Ok(solve(&heaps, args.misere, budget))
+}
 
-pub fn run(args: &NimArgs) -> Result<Output, CommandError> {
-    Ok(solve(&args.heaps, args.misere))
+/// Heap sizes from the arguments; each may hold several sizes, and `""` none.
+fn parse_heaps(args: &[String]) -> Result<Vec<u64>, CommandError> {
+    args.iter()
+        .flat_map(|a| a.split_whitespace())
+        .map(|h| parse::count(h).map_err(|e| format!("heap {e}").into()))
+        .collect()
 }
 
 /// Solve Nim on `heaps`; used by the tour too.
-pub fn solve(heaps: &[u64], misere: bool) -> Output {
-    let positions: u128 = heaps
-        .iter()
-        .map(|&h| u128::from(h) + 1)
-        .try_fold(1u128, u128::checked_mul)
-        .unwrap_or(u128::MAX);
+pub fn solve(heaps: &[u64], misere: bool, budget: Budget) -> Output {
+    let defaults = NimLimits::default();
+    let limits = NimLimits {
+        max_work: budget.cap(defaults.max_work, 20_000),
+        memory_limit: budget.memory(defaults.memory_limit),
+    };
+    let answer = nim::analyse(heaps, misere, &limits);
     let rule = if misere { "misère" } else { "normal" };
     let sum = nim::nim_sum(heaps);
-    let heading = format!(
+    let mut text = format!(
         "Nim ({rule} play) with heaps {}: nim-sum {sum}.\n",
-        output::list(heaps)
-    );
-    if positions <= SEARCH_LIMIT {
-        let game = Nim {
-            heaps: heaps.to_vec(),
-            misere,
-        };
-        let mut solver = Solver::new(game);
-        let analysis = solver.analyse(&heaps.to_vec());
-        let states = solver.states();
-        let mut json = output::analysis_json(&analysis, states);
-        json["nim_sum"] = json!(sum);
-        json["misere"] = json!(misere);
-        let text = format!(
-            "{heading}The player to move {}.\n{}{}",
-            output::verdict(analysis.value),
-            winning_sentence(&analysis.winning_moves()),
-            output::analysis_text(&analysis)
-        );
-        Output { text, json }
-    } else {
-        let (wins, winning) = if misere {
-            (nim::misere_wins(heaps), nim::misere_winning_moves(heaps))
+        if heaps.is_empty() {
+            "none".to_string()
         } else {
-            (sum != 0, nim::winning_moves(heaps))
-        };
-        let outcome = if wins { Outcome::Win } else { Outcome::Loss };
-        let json = json!({
-            "outcome": outcome,
-            "first_player_wins": wins,
-            "remoteness": null,
-            "moves": winning.iter().map(|m| json!({"move": m, "outcome": "win", "remoteness": null})).collect::<Vec<_>>(),
-            "winning_moves": winning,
-            "best_line": [],
-            "nim_sum": sum,
-            "misere": misere,
-            "note": "too many positions to search: outcome and winning moves from Bouton's rule; remoteness not computed; moves lists the winning moves only",
-        });
-        let text = format!(
-            "{heading}The player to move {} (Bouton's rule; the position is too large to search for remoteness).\n{}",
-            if wins { "wins" } else { "loses" },
-            winning_sentence(&winning)
-        );
-        Output { text, json }
+            output::list(heaps)
+        }
+    );
+    text.push_str(&format!(
+        "The player to move {}",
+        output::verdict_of(answer.outcome, answer.remoteness)
+    ));
+    if answer.method == NimMethod::BoutonRule {
+        text.push_str(" (Bouton's rule: too many positions to search every line)");
+    }
+    text.push_str(".\n");
+    text.push_str(&describe_moves(heaps, &answer));
+    Output {
+        text,
+        json: answer_json(heaps, misere, sum, &answer),
     }
 }
 
-fn winning_sentence(winning: &[NimMove]) -> String {
-    if winning.is_empty() {
-        "Every move leaves the opponent a winning position.\n".to_string()
-    } else {
-        format!("Winning moves: {}.\n", output::list(winning))
+fn describe_moves(heaps: &[u64], a: &NimAnswer) -> String {
+    let mut text = String::new();
+    if heaps.iter().all(|&h| h == 0) {
+        return text;
     }
+    if a.winning_moves.is_empty() {
+        text.push_str("Every move leaves the opponent a winning position.\n");
+    } else {
+        text.push_str(&format!(
+            "Winning moves: {}.\n",
+            output::list(&a.winning_moves)
+        ));
+    }
+    if a.moves_complete {
+        text.push_str("Every move (value for the player who makes it):\n");
+        for m in &a.moves {
+            text.push_str(&format!(
+                "  {:<24} {}\n",
+                m.mv.to_string(),
+                output::verdict_of(m.outcome, m.remoteness)
+            ));
+        }
+    }
+    if let Some(line) = &a.best_line {
+        text.push_str(&format!("Best line: {}\n", output::list(line)));
+    }
+    text
+}
+
+/// A Nim move as JSON: `{"heap": 1-based, "take", "leaves": [what is left of that heap]}`.
+fn move_json(heaps: &[u64], mv: &NimMove) -> serde_json::Value {
+    let left = heaps[mv.heap] - mv.take;
+    output::heap_move(mv.heap, mv.take, if left > 0 { vec![left] } else { vec![] })
+}
+
+fn answer_json(heaps: &[u64], misere: bool, sum: u64, a: &NimAnswer) -> serde_json::Value {
+    let moves = |list: &[NimMove]| list.iter().map(|m| move_json(heaps, m)).collect::<Vec<_>>();
+    let best_line = a.best_line.as_ref().map(|line| {
+        let mut now = heaps.to_vec();
+        line.iter()
+            .map(|m| {
+                let j = move_json(&now, m);
+                now[m.heap] -= m.take;
+                j
+            })
+            .collect::<Vec<_>>()
+    });
+    json!({
+        "game": "nim",
+        "heaps": heaps,
+        "misere": misere,
+        "nim_sum": sum,
+        "outcome": a.outcome,
+        "first_player_wins": a.outcome == perfect_play::Outcome::Win,
+        "remoteness": a.remoteness,
+        "moves": a.moves.iter().map(|m| json!({
+            "move": move_json(heaps, &m.mv),
+            "outcome": m.outcome,
+            "remoteness": m.remoteness,
+        })).collect::<Vec<_>>(),
+        "moves_complete": a.moves_complete,
+        "winning_moves": moves(&a.winning_moves),
+        "winning_moves_total": a.winning_moves.len(),
+        "optimal_moves": a.optimal_moves.as_ref().map(|m| moves(m)),
+        "best_line": best_line,
+        "states": a.states,
+        "method": a.method,
+    })
 }

@@ -1,9 +1,9 @@
 //! `perfect-play octal`: Grundy sequences, proven periods, sums and misère play.
 
-use super::CommandError;
-use super::subtraction::parse_pile;
+use super::subtraction::parse_heap;
+use super::{Budget, CommandError};
 use crate::args::{OctalArgs, OctalMethodArg};
-use crate::output::{self, Output};
+use crate::output::{self, Output, big_json};
 use crate::progress;
 use num_bigint::BigUint;
 use perfect_play::Outcome;
@@ -13,45 +13,85 @@ use serde_json::json;
 /// Positions the misère search may visit.
 const MISERE_STATES: usize = 5_000_000;
 
-pub fn run(args: &OctalArgs, json: bool) -> Result<Output, CommandError> {
-    let code: OctalCode = args.code.parse()?;
+/// Heaps computed by default: every heap asked about up to this size, and at least the
+/// smallest default, so that a period can be proven.
+const DEFAULT_UPTO: (u64, u64) = (1 << 16, 1 << 20);
+
+/// Bytes a computed value takes.
+const BYTES_PER_VALUE: u64 = 2;
+
+pub fn run(args: &OctalArgs, budget: Budget, quiet: bool) -> Result<Output, CommandError> {
+    let code: OctalCode = args
+        .code
+        .parse()
+        .map_err(|e| format!("code {:?}: {e}", perfect_play::parse::shorten(&args.code)))?;
     let heaps = args
         .heaps
         .iter()
-        .map(|h| parse_pile(h))
+        .flat_map(|h| h.split_whitespace())
+        .map(|h| parse_heap("heap", h))
         .collect::<Result<Vec<_>, _>>()?;
     let largest = heaps
         .iter()
-        .filter_map(|h| u64::try_from(h).ok())
+        .map(|h| u64::try_from(h).unwrap_or(u64::MAX))
         .max()
         .unwrap_or(0);
-    let upto = args
-        .upto
-        .unwrap_or_else(|| largest.clamp(1 << 16, octal::MAX_UPTO));
+    // A heap past the default is answered only through a period found below it: the values
+    // up to such a heap are asked for explicitly with --upto.
+    let upto = args.upto.unwrap_or(if largest <= DEFAULT_UPTO.1 {
+        largest.max(DEFAULT_UPTO.0)
+    } else {
+        DEFAULT_UPTO.0
+    });
+    let upto = budget.cap(upto, 5_000);
+    if upto > octal::MAX_UPTO {
+        return Err(octal::OctalError::UptoTooLarge(upto).into());
+    }
+    let memory_limit = budget.memory(2 << 30);
+    let needed = (upto + 1).saturating_mul(BYTES_PER_VALUE);
+    if needed > memory_limit {
+        return Err(format!(
+            "--upto {upto} needs {} for the values ({BYTES_PER_VALUE} bytes a heap), above the memory limit of {}; raise --memory-limit or lower --upto",
+            perfect_play::parse::human_size(needed),
+            perfect_play::parse::human_size(memory_limit)
+        )
+        .into());
+    }
     let options = Options {
         upto,
         full: args.full,
         method: match args.method {
+            OctalMethodArg::Auto => Method::Auto,
             OctalMethodArg::Naive => Method::Naive,
             OctalMethodArg::RareCommon => Method::RareCommon,
         },
     };
-    let bar = progress::bar("grundy values", json);
+    let bar = progress::bar("grundy values", quiet || upto < 200_000);
     let update = progress::updater(&bar);
     let seq = GrundySequence::compute(&code, &options, &|done, total| update(done, total))?;
     bar.finish_and_clear();
-    solve(&code, &seq, &heaps, args, upto)
+    solve(&code, &seq, &heaps, args, upto, budget)
 }
 
 /// Kayles with heaps 3 4 5, for the tour.
 pub fn tour_example() -> Result<Output, CommandError> {
-    let code: OctalCode = "0.77".parse()?;
-    let seq = GrundySequence::compute(&code, &Options::default(), &|_, _| {})?;
-    let heaps: Vec<BigUint> = [3u32, 4, 5].into_iter().map(BigUint::from).collect();
-    let text = format!("{}\n", describe_period(&seq, 1 << 20));
-    let mut out = sum_output(&seq, &heaps)?;
-    out.text.insert_str(0, &text);
-    Ok(out)
+    let args = OctalArgs {
+        code: "0.77".into(),
+        heaps: vec!["3".into(), "4".into(), "5".into()],
+        upto: None,
+        full: false,
+        values: false,
+        misere: false,
+        method: OctalMethodArg::Auto,
+    };
+    run(
+        &args,
+        Budget {
+            memory_limit: None,
+            small: false,
+        },
+        true,
+    )
 }
 
 fn solve(
@@ -60,16 +100,25 @@ fn solve(
     heaps: &[BigUint],
     args: &OctalArgs,
     upto: u64,
+    budget: Budget,
 ) -> Result<Output, CommandError> {
     let mut text = format!("Octal game {code}: {}\n", describe_period(seq, upto));
     let mut json = json!({
+        "game": "octal",
         "code": code.to_string(),
+        "misere": args.misere,
         "period": seq.period,
         "values_computed": seq.values.len(),
+        "method": match args.method {
+            OctalMethodArg::Auto => "auto",
+            OctalMethodArg::Naive => "naive",
+            OctalMethodArg::RareCommon => "rare-common",
+        },
     });
-    if !heaps.is_empty() {
+    if !heaps.is_empty() || !args.heaps.is_empty() {
+        json["heaps"] = json!(heaps.iter().map(big_json).collect::<Vec<_>>());
         let out = if args.misere {
-            misere_output(code, heaps)?
+            misere_output(code, heaps, budget.cap(MISERE_STATES, 20_000))?
         } else {
             sum_output(seq, heaps)?
         };
@@ -106,11 +155,16 @@ fn describe_period(seq: &GrundySequence, upto: u64) -> String {
 }
 
 fn moves_json(moves: &[OctalMove]) -> serde_json::Value {
-    json!(moves.iter().map(|m| json!({
-        "heap": m.heap + 1,
-        "take": m.take,
-        "leaves": m.leaves.iter().map(|l| u64::try_from(l).map_or_else(|_| json!(l.to_string()), |v| json!(v))).collect::<Vec<_>>(),
-    })).collect::<Vec<_>>())
+    json!(
+        moves
+            .iter()
+            .map(|m| output::heap_move(
+                m.heap,
+                m.take as u64,
+                m.leaves.iter().map(big_json).collect()
+            ))
+            .collect::<Vec<_>>()
+    )
 }
 
 fn describe_move(m: &OctalMove) -> String {
@@ -125,6 +179,17 @@ fn describe_move(m: &OctalMove) -> String {
     format!("from heap {} take {}, {leaves}", m.heap + 1, m.take)
 }
 
+/// Whether a heap of `h` has any move in this game.
+fn has_move(seq: &GrundySequence, h: &BigUint) -> bool {
+    u32::try_from(h).map_or(true, |h| {
+        octal::OctalSum {
+            code: seq.code.clone(),
+            misere: false,
+        }
+        .has_move(h)
+    })
+}
+
 fn sum_output(seq: &GrundySequence, heaps: &[BigUint]) -> Result<Output, CommandError> {
     let a = octal::analyse_sum(seq, heaps)?;
     let mut text = format!(
@@ -134,12 +199,14 @@ fn sum_output(seq: &GrundySequence, heaps: &[BigUint]) -> Result<Output, Command
         a.nim_sum,
         if a.first_player_wins { "wins" } else { "loses" }
     );
-    if let Some(first) = a.winning_moves.first() {
+    if heaps.iter().all(|h| seq.value_of(h) == Some(0)) && !heaps.iter().any(|h| has_move(seq, h)) {
+        text.push_str("No move is possible: the game is over.\n");
+    } else if let Some(first) = a.winning_moves.first() {
         text.push_str(&format!(
             "Winning move: {} (the nim-sum becomes 0){}.\n",
             describe_move(first),
-            if a.winning_moves.len() > 1 {
-                format!("; {} winning moves in all", a.winning_moves.len())
+            if a.winning_moves_total > BigUint::from(1u8) {
+                format!("; {} winning moves in all", a.winning_moves_total)
             } else {
                 String::new()
             }
@@ -151,18 +218,23 @@ fn sum_output(seq: &GrundySequence, heaps: &[BigUint]) -> Result<Output, Command
         "first_player_wins": a.first_player_wins,
         "outcome": if a.first_player_wins { "win" } else { "loss" },
         "winning_moves": moves_json(&a.winning_moves),
+        "winning_moves_total": big_json(&a.winning_moves_total),
     });
     Ok(Output { text, json })
 }
 
-fn misere_output(code: &OctalCode, heaps: &[BigUint]) -> Result<Output, CommandError> {
+fn misere_output(
+    code: &OctalCode,
+    heaps: &[BigUint],
+    max_states: usize,
+) -> Result<Output, CommandError> {
     let small = heaps
         .iter()
         .map(|h| {
             u32::try_from(h).map_err(|_| format!("heap {h} is too large for the misère search"))
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let a = octal::analyse_misere(code, &small, MISERE_STATES)?;
+    let a = octal::analyse_misere(code, &small, max_states)?;
     let mut text = format!(
         "Misère play, heaps {}: the player to move {} ({} positions searched).\n",
         output::list(&small),
@@ -181,6 +253,7 @@ fn misere_output(code: &OctalCode, heaps: &[BigUint]) -> Result<Output, CommandE
         "first_player_wins": a.outcome == Outcome::Win,
         "outcome": a.outcome,
         "winning_moves": moves_json(&a.winning_moves),
+        "winning_moves_total": a.winning_moves.len(),
         "states": a.states,
     });
     Ok(Output { text, json })

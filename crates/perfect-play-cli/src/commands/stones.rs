@@ -1,13 +1,13 @@
 //! `perfect-play stones`: the take-from-either-end game with exact margins.
 
-use super::CommandError;
+use super::{Budget, CommandError};
+use crate::Io;
 use crate::args::StonesArgs;
 use crate::output::{self, Output, int_json};
 use crate::progress;
 use perfect_play::Outcome;
 use perfect_play::take_ends::{self, Analysis, End, Options};
 use serde_json::json;
-use std::io::Read;
 
 /// Piles from text: whitespace- or comma-separated integers.
 fn parse_row(text: &str) -> Result<Vec<i64>, CommandError> {
@@ -27,31 +27,52 @@ fn parse_row(text: &str) -> Result<Vec<i64>, CommandError> {
         .collect()
 }
 
-fn options(args: &StonesArgs) -> Options {
+fn options(args: &StonesArgs, budget: Budget) -> Options {
     let defaults = Options::default();
     Options {
         ties_win: args.ties_win,
         line: args.line,
-        memory_limit: args.memory_limit.unwrap_or(defaults.memory_limit),
-        max_piles: args.max_piles.unwrap_or(defaults.max_piles),
+        memory_limit: budget.memory(defaults.memory_limit),
+        max_piles: budget.cap(
+            args.max_piles.map_or(defaults.max_piles, |m| {
+                usize::try_from(m).unwrap_or(usize::MAX)
+            }),
+            2_000,
+        ),
     }
 }
 
-pub fn run(args: &StonesArgs, json: bool) -> Result<Output, CommandError> {
+/// Piles from bytes read whole (a file or stdin): they must be UTF-8 text.
+fn parse_text(bytes: &[u8], source: &str) -> Result<Vec<i64>, CommandError> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{source} is not UTF-8 text (a bad byte at offset {})",
+            e.valid_up_to()
+        )
+    })?;
+    parse_row(text.trim_start_matches('\u{feff}'))
+}
+
+pub fn run(
+    args: &StonesArgs,
+    budget: Budget,
+    quiet: bool,
+    io: &mut Io<'_>,
+) -> Result<Output, CommandError> {
     let row = if let Some(path) = &args.file {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        parse_row(&text)?
+        let bytes =
+            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        parse_text(&bytes, &path.display().to_string())?
     } else if args.piles == ["-"] {
-        let mut text = String::new();
-        std::io::stdin().read_to_string(&mut text)?;
-        parse_row(&text)?
+        let mut bytes = Vec::new();
+        io.stdin.read_to_end(&mut bytes)?;
+        parse_text(&bytes, "standard input")?
     } else {
         parse_row(&args.piles.join(" "))?
     };
-    let bar = progress::bar("solving", json || row.len() < 20_000);
+    let bar = progress::bar("solving", quiet || row.len() < 20_000);
     bar.set_length(1);
-    let analysis = take_ends::analyse(&row, &options(args))?;
+    let analysis = take_ends::analyse(&row, &options(args, budget))?;
     bar.finish_and_clear();
     Ok(render(&row, &analysis, args.ties_win))
 }
@@ -65,9 +86,9 @@ pub fn solve(row: &[i64]) -> Result<Output, CommandError> {
     ))
 }
 
-pub fn batch(args: &StonesArgs) -> Result<(), CommandError> {
-    let options = options(args);
-    super::batch_lines(|line| {
+pub fn batch(args: &StonesArgs, budget: Budget, io: &mut Io<'_>) -> Result<(), CommandError> {
+    let options = options(args, budget);
+    super::batch_lines(io, |line| {
         let row = parse_row(line)?;
         Ok(render(&row, &take_ends::analyse(&row, &options)?, args.ties_win).json)
     })
@@ -80,15 +101,22 @@ fn render(row: &[i64], a: &Analysis, ties_win: bool) -> Output {
         format!("{} piles", row.len())
     };
     let verdict = match a.outcome {
+        _ if row.is_empty() => "No piles: the game is over, a tie at 0 to 0".to_string(),
+        Outcome::Win if a.margin == 0 => {
+            "A tie, which counts as a first-player win (--ties-win)".to_string()
+        }
         Outcome::Win => format!("The first player wins by {}", a.margin),
         Outcome::Loss => format!("The second player wins by {}", -a.margin),
-        Outcome::Draw if ties_win => "A tie, which counts as a first-player win".to_string(),
-        Outcome::Draw => "A tie: neither player can do better".to_string(),
+        Outcome::Tie | Outcome::Draw => "A tie: neither player can do better".to_string(),
     };
-    let mut text = format!(
-        "Row {shown}: {verdict} ({} to {}).\n",
-        a.first_total, a.second_total
-    );
+    let mut text = if row.is_empty() {
+        format!("{verdict}.\n")
+    } else {
+        format!(
+            "Row {shown}: {verdict} ({} to {}).\n",
+            a.first_total, a.second_total
+        )
+    };
     let ends: Vec<String> = a.optimal_moves.iter().map(ToString::to_string).collect();
     if !ends.is_empty() {
         text.push_str(&format!(
@@ -111,20 +139,22 @@ fn render(row: &[i64], a: &Analysis, ties_win: bool) -> Output {
         Vec::new()
     };
     let mut json = json!({
-        "piles": row.len(),
+        "game": "stones",
+        "piles": row,
+        "pile_count": row.len(),
         "first_player_wins": a.first_player_wins,
         "outcome": a.outcome,
         "margin": int_json(a.margin),
         "first_total": int_json(a.first_total),
         "second_total": int_json(a.second_total),
+        "winning_moves_total": winning.len(),
         "winning_moves": winning,
         "optimal_moves": a.optimal_moves,
+        "method": "interval-dp",
         "remoteness": row.len(),
         "ties_win": ties_win,
     });
-    if let Some(line) = &a.best_line {
-        json["best_line"] = json!(line);
-    }
+    json["best_line"] = json!(a.best_line);
     Output { text, json }
 }
 

@@ -1,30 +1,27 @@
 //! `perfect-play coins` and `perfect-play subtraction`: one engine, two ways to ask.
 
-use super::CommandError;
+use super::{Budget, CommandError};
+use crate::Io;
 use crate::args::{CoinsArgs, SubtractionArgs};
-use crate::output::{self, Output};
+use crate::output::{self, Output, big_json};
 use num_bigint::BigUint;
 use perfect_play::Outcome;
 use perfect_play::subtraction::{self, Analysis, Limits, Method, Rule, Sequence, SubtractionSet};
 use serde_json::json;
 
-/// A pile size in decimal, any length.
-pub fn parse_pile(text: &str) -> Result<BigUint, CommandError> {
-    let t = text.trim();
-    if t.starts_with('-') {
-        return Err(
-            format!("pile {t} is negative; a pile is a whole number of coins, 0 or more").into(),
-        );
-    }
-    t.parse::<BigUint>()
-        .map_err(|_| format!("pile {t:?} is not a whole number of coins").into())
+/// A heap (pile) size in decimal, any length; `what` names it in the message ("pile", "heap").
+pub fn parse_heap(what: &str, text: &str) -> Result<BigUint, CommandError> {
+    perfect_play::parse::natural(text).map_err(|e| format!("{what} {e}").into())
 }
 
-fn limits(limit: Option<u64>) -> Limits {
+fn limits(limit: Option<u64>, budget: Budget) -> Limits {
     let defaults = Limits::default();
+    // The general method keeps one byte a pile: --memory-limit bounds it too.
+    let memory = budget.memory(u64::MAX);
     Limits {
-        max_values: limit.unwrap_or(defaults.max_values),
-        max_streamed_values: limit.unwrap_or(defaults.max_streamed_values),
+        max_values: budget.cap(limit.unwrap_or(defaults.max_values).min(memory), 100_000),
+        max_streamed_values: budget.cap(limit.unwrap_or(defaults.max_streamed_values), 1_000_000),
+        max_search_states: budget.cap(defaults.max_search_states, 20_000),
         ..defaults
     }
 }
@@ -34,9 +31,13 @@ fn rule(misere: bool) -> Rule {
 }
 
 /// `coins N X Y`: the seed's question.
-pub fn coins(args: &CoinsArgs) -> Result<Output, CommandError> {
+pub fn coins(args: &CoinsArgs, budget: Budget) -> Result<Output, CommandError> {
     let [n, x, y] = &args.numbers[..] else {
-        return Err("give N X Y, e.g. `perfect-play coins 10 3 4`".into());
+        return Err(format!(
+            "give N X Y (the pile and the two moves besides 1), e.g. `perfect-play coins 10 3 4`; got {} number(s)",
+            args.numbers.len()
+        )
+        .into());
     };
     solve_coins(
         n,
@@ -44,7 +45,7 @@ pub fn coins(args: &CoinsArgs) -> Result<Output, CommandError> {
         y,
         args.options.misere,
         args.options.pattern,
-        limits(args.options.limit),
+        limits(args.options.limit, budget),
     )
 }
 
@@ -57,54 +58,68 @@ pub fn solve_coins(
     pattern: bool,
     limits: Limits,
 ) -> Result<Output, CommandError> {
-    let pile = parse_pile(n)?;
-    let mv = |t: &str| -> Result<u64, CommandError> {
-        crate::args::parse_count(t).map_err(|e| format!("move {e}").into())
+    let pile = parse_heap("pile N:", n)?;
+    let mv = |name: &str, t: &str| -> Result<u64, CommandError> {
+        perfect_play::parse::count_in(t, 1, subtraction::MAX_MOVE)
+            .map_err(|e| format!("move {name}: {e}").into())
     };
-    let set = SubtractionSet::coin_game(mv(x)?, mv(y)?)?;
-    render(&set, rule(misere), &[pile], pattern, false, &limits)
+    let set = SubtractionSet::coin_game(mv("X", x)?, mv("Y", y)?)?;
+    render(
+        "coins",
+        &set,
+        rule(misere),
+        &[pile],
+        pattern,
+        false,
+        &limits,
+    )
 }
 
 /// `coins --batch`.
-pub fn coins_batch(args: &CoinsArgs) -> Result<(), CommandError> {
-    let limits = limits(args.options.limit);
-    super::batch_lines(|line| {
+pub fn coins_batch(args: &CoinsArgs, budget: Budget, io: &mut Io<'_>) -> Result<(), CommandError> {
+    let limits = limits(args.options.limit, budget);
+    super::batch_lines(io, |line| {
         let f: Vec<&str> = line.split_whitespace().collect();
         let [n, x, y] = f[..] else {
-            return Err(format!("expected `N X Y`, got {line:?}").into());
+            return Err(
+                format!("expected `N X Y` (three numbers), got {} field(s)", f.len()).into(),
+            );
         };
         Ok(solve_coins(n, x, y, args.options.misere, false, limits)?.json)
     })
 }
 
 /// `subtraction --moves LIST PILE...`.
-pub fn run(args: &SubtractionArgs) -> Result<Output, CommandError> {
-    let set = SubtractionSet::new(&args.moves)?;
+pub fn run(args: &SubtractionArgs, budget: Budget) -> Result<Output, CommandError> {
+    let set = SubtractionSet::new(&args.moves.0)?;
     let piles = args
         .piles
         .iter()
-        .map(|p| parse_pile(p))
+        .flat_map(|p| p.split_whitespace())
+        .map(|p| parse_heap("pile", p))
         .collect::<Result<Vec<_>, _>>()?;
     render(
+        "subtraction",
         &set,
         rule(args.options.misere),
         &piles,
-        args.options.pattern || piles.is_empty(),
+        args.options.pattern || args.grundy || args.piles.is_empty(),
         args.grundy,
-        &limits(args.options.limit),
+        &limits(args.options.limit, budget),
     )
 }
 
 /// `subtraction --batch`: each line is one position's piles.
-pub fn batch(args: &SubtractionArgs) -> Result<(), CommandError> {
-    let set = SubtractionSet::new(&args.moves)?;
-    let limits = limits(args.options.limit);
-    super::batch_lines(|line| {
+pub fn batch(args: &SubtractionArgs, budget: Budget, io: &mut Io<'_>) -> Result<(), CommandError> {
+    let set = SubtractionSet::new(&args.moves.0)?;
+    let limits = limits(args.options.limit, budget);
+    super::batch_lines(io, |line| {
         let piles = line
             .split_whitespace()
-            .map(parse_pile)
+            .map(|p| parse_heap("pile", p))
             .collect::<Result<Vec<_>, _>>()?;
         Ok(render(
+            "subtraction",
             &set,
             rule(args.options.misere),
             &piles,
@@ -116,11 +131,8 @@ pub fn batch(args: &SubtractionArgs) -> Result<(), CommandError> {
     })
 }
 
-fn big_json(n: &BigUint) -> serde_json::Value {
-    u64::try_from(n).map_or_else(|_| json!(n.to_string()), |v| json!(v))
-}
-
 fn render(
+    game: &str,
     set: &SubtractionSet,
     rule: Rule,
     piles: &[BigUint],
@@ -147,8 +159,8 @@ fn render(
         }
     };
     let mut json = json!({
-        "moves": set.moves(),
-        "rule": rule,
+        "game": game,
+        "move_set": set.moves(),
         "misere": rule == Rule::Misere,
         "period": sequence.map(|s| s.period),
         "outcome_period": sequence.map(|s| s.outcome_period),
@@ -157,7 +169,7 @@ fn render(
     });
     if let Some(a) = &analysis {
         text.push_str(&explain(set, a, piles));
-        json["piles"] = json!(piles.iter().map(big_json).collect::<Vec<_>>());
+        json["heaps"] = json!(piles.iter().map(big_json).collect::<Vec<_>>());
         json["winner"] = json!(a.winner().letter().to_string());
         json["first_player_wins"] = json!(a.outcome == Outcome::Win);
         json["outcome"] = json!(a.outcome);
@@ -166,13 +178,16 @@ fn render(
         json["winning_moves"] = json!(
             a.winning_moves
                 .iter()
-                .map(|m| json!({
-                    "pile": m.pile + 1,
-                    "take": m.take,
-                    "leaves": big_json(&m.leaves),
-                }))
+                .map(|m| {
+                    let left: Vec<_> = std::iter::once(&m.leaves)
+                        .filter(|l| **l != BigUint::ZERO)
+                        .map(big_json)
+                        .collect();
+                    output::heap_move(m.pile, m.take, left)
+                })
                 .collect::<Vec<_>>()
         );
+        json["winning_moves_total"] = json!(a.winning_moves.len());
         json["method"] = json!(a.method);
     }
     match sequence {

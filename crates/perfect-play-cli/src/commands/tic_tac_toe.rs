@@ -18,6 +18,7 @@ pub fn solve(board: Board) -> Output {
     let analysis = solver.analyse(&board);
     let mover = if board.to_move() == Cell::X { "x" } else { "o" };
     let mut json = output::analysis_json(&analysis, solver.states());
+    json["game"] = json!("tic-tac-toe");
     json["board"] = json!(board.to_string());
     json["to_move"] = json!(mover);
     let mut text = String::from("Tic-tac-toe, squares numbered 1-9 in reading order:\n");

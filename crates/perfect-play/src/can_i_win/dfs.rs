@@ -4,8 +4,30 @@
 use super::pool::{Pool, bits};
 use rustc_hash::FxHashMap;
 
-/// Bytes one memo entry takes (key, value and the hash table's overhead, measured roughly).
-pub const BYTES_PER_ENTRY: u64 = 24;
+/// Bytes one bucket of the memo takes: a `u64` key and a byte value padded to 16, plus the
+/// hash table's control byte.
+const BUCKET_BYTES: u64 = 17;
+
+/// Peak bytes a hash map of `entries` small entries takes while it grows: the table holds at
+/// most 7/8 of its power-of-two buckets, and while it doubles the old and the new table are
+/// both alive (three times the old one).
+#[must_use]
+pub fn map_peak_bytes(entries: u64) -> u64 {
+    let buckets = (entries.saturating_mul(8) / 7).max(4).next_power_of_two();
+    // The last doubling that reached `buckets` had `buckets / 2` before it.
+    (buckets / 2 + buckets).saturating_mul(BUCKET_BYTES)
+}
+
+/// Most entries whose map stays within `bytes` at its peak.
+#[must_use]
+pub fn entries_within(bytes: u64) -> u64 {
+    // The peak for a power-of-two table is 1.5 * buckets * BUCKET_BYTES; it holds 7/8 of them.
+    let mut buckets = 4u64;
+    while (buckets * 2 + buckets).saturating_mul(BUCKET_BYTES) <= bytes && buckets < (1 << 62) {
+        buckets *= 2;
+    }
+    buckets / 8 * 7
+}
 
 /// Memoised search over sets of available numbers.
 pub struct Dfs<'a> {

@@ -31,9 +31,14 @@ use thiserror::Error;
 /// Why a query cannot be answered.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum CanIWinError {
-    /// `max_choosable` was 0 or negative, or the pool list was empty.
-    #[error("the pool is empty: max_choosable must be at least 1")]
+    /// The pool list was empty.
+    #[error("the pool is empty: give at least one number")]
     EmptyPool,
+    /// `max_choosable` outside 1 to 64.
+    #[error(
+        "MAX {0} is out of range: the numbers to pick are 1 to MAX, with MAX from 1 to {MAX_POOL}"
+    )]
+    MaxOutOfRange(i64),
     /// More numbers than a 64-bit mask holds.
     #[error("a pool of {0} numbers is too large: at most 64 numbers are supported")]
     PoolTooLarge(usize),
@@ -43,6 +48,18 @@ pub enum CanIWinError {
     /// The pool holds a number twice.
     #[error("the pool holds {0} twice: numbers must be distinct")]
     Repeated(u64),
+    /// `--all-targets` whose solves would take too long.
+    #[error(
+        "solving all {targets} targets of a pool of {numbers} numbers would take about {estimate} here; ask for single targets, or use a smaller pool"
+    )]
+    AllTargetsTooSlow {
+        /// How many targets.
+        targets: u64,
+        /// Pool size.
+        numbers: usize,
+        /// The estimated time, for people.
+        estimate: String,
+    },
     /// `--all-targets` on a pool whose sum would mean too many solves.
     #[error(
         "the pool adds up to {0}: solving every target from 1 to the sum is refused above {MAX_TARGETS} targets; ask for single targets instead"
@@ -50,10 +67,14 @@ pub enum CanIWinError {
     TooManyTargets(u128),
     /// The bit table and the search both exceed the memory limit.
     #[error(
-        "this query needs at least {needed_mib} MiB (pool of {numbers} numbers, target {target}), above the memory limit of {limit_mib} MiB; raise it with --memory-limit (library: Options::memory_limit)"
+        "this query needs {at_least}{needed_mib} MiB ({what}; pool of {numbers} numbers, target {target}), above the memory limit of {limit_mib} MiB; raise it with --memory-limit (library: Options::memory_limit)"
     )]
     OverMemory {
-        /// Estimated memory needed, in MiB.
+        /// "at least " when the figure is a lower bound (a count that was cut short).
+        at_least: &'static str,
+        /// What takes the memory.
+        what: &'static str,
+        /// Memory needed, in MiB.
         needed_mib: u64,
         /// The limit in force, in MiB.
         limit_mib: u64,
@@ -117,13 +138,10 @@ impl CanIWin {
     /// # Errors
     /// `max` must be between 1 and 64.
     pub fn seed(max_choosable: i64, desired_total: i64) -> Result<CanIWin, CanIWinError> {
-        let max = u32::try_from(max_choosable).map_err(|_| {
-            if max_choosable <= 0 {
-                CanIWinError::EmptyPool
-            } else {
-                CanIWinError::PoolTooLarge(usize::MAX)
-            }
-        })?;
+        let max = u32::try_from(max_choosable)
+            .ok()
+            .filter(|&m| (1..=MAX_POOL as u32).contains(&m))
+            .ok_or(CanIWinError::MaxOutOfRange(max_choosable))?;
         Ok(CanIWin {
             pool: Pool::up_to(max)?,
             target: i128::from(desired_total),
@@ -206,31 +224,57 @@ impl Oracle<'_> {
     }
 }
 
-/// Decide the method, or refuse the query with the memory it would need.
+/// Decide the method, or refuse the query with the memory it would need. Everything a method
+/// allocates is counted here, before it starts: the bit table, or the search's memo at its
+/// peak for every position it may reach, plus the remoteness walk's memo.
 fn choose_method(query: &CanIWin, options: &Options) -> Result<Method, CanIWinError> {
     let n = query.pool.len();
-    let table_fits = n <= 36 && bitpass::table_bytes(n) <= options.memory_limit;
-    let search_cap = options.memory_limit / dfs::BYTES_PER_ENTRY;
-    let refuse = |bytes: u64| CanIWinError::OverMemory {
+    let walk = remoteness::memo_bytes(n, options.remoteness_limit);
+    let table_need = bitpass::table_bytes(n.min(63)).saturating_add(walk);
+    let table_fits = n <= 36 && table_need <= options.memory_limit;
+    let search_cap = dfs::entries_within(options.memory_limit.saturating_sub(walk));
+    let refuse = |bytes: u64, what: &'static str, at_least: bool| CanIWinError::OverMemory {
+        at_least: if at_least { "at least " } else { "" },
+        what,
         needed_mib: bytes.div_ceil(1 << 20),
         limit_mib: options.memory_limit >> 20,
         numbers: n,
         target: query.target,
     };
+    let search_need = |reachable: u64| dfs::map_peak_bytes(reachable).saturating_add(walk);
     match options.method {
         Method::BitTable if table_fits => return Ok(Method::BitTable),
-        Method::BitTable => return Err(refuse(bitpass::table_bytes(n.min(63)))),
-        Method::Search => return Ok(Method::Search),
+        Method::BitTable => {
+            return Err(refuse(
+                table_need,
+                "the bit table and the remoteness walk",
+                false,
+            ));
+        }
+        Method::Search => {
+            let reachable = query
+                .pool
+                .subsets_with_sum_below(query.target, search_cap + 1);
+            return if reachable <= search_cap {
+                Ok(Method::Search)
+            } else {
+                Err(refuse(
+                    search_need(reachable),
+                    "the search's memo at its peak and the remoteness walk",
+                    true,
+                ))
+            };
+        }
         Method::Auto | Method::Trivial => {}
     }
-    if n <= 12 {
+    if n <= 12 && table_fits {
         return Ok(Method::BitTable);
     }
     // The search visits at most the subsets of picked numbers whose sum is below the target;
     // it pays ~30x more per position than the table, so it wins when those are few.
     let table_positions = 1u64 << n.min(63);
     let cap = if table_fits {
-        table_positions / 32
+        (table_positions / 32).min(search_cap + 1)
     } else {
         search_cap + 1
     };
@@ -241,11 +285,27 @@ fn choose_method(query: &CanIWin, options: &Options) -> Result<Method, CanIWinEr
         Ok(Method::Search)
     } else if n <= 36 {
         // The table is the way that works: say what it takes.
-        Err(refuse(bitpass::table_bytes(n)))
+        Err(refuse(
+            table_need,
+            "the bit table and the remoteness walk",
+            false,
+        ))
     } else {
         // The search count was capped at the limit: it needs at least that much.
-        Err(refuse(reachable.saturating_mul(dfs::BYTES_PER_ENTRY)))
+        Err(refuse(
+            search_need(reachable),
+            "the search's memo at its peak and the remoteness walk",
+            true,
+        ))
     }
+}
+
+/// Seconds the bit table takes for a pool of `n` numbers on this kind of machine (1.5 s
+/// measured for 32 numbers on 2 cores, and linear in the table's size); an upper bound per
+/// target for [`all_targets`], where two solves share the cores.
+#[must_use]
+pub fn table_seconds(n: usize) -> f64 {
+    1.5 * (2f64).powi(n as i32 - 32)
 }
 
 fn build_oracle<'a>(
@@ -265,14 +325,18 @@ fn build_oracle<'a>(
             &query.pool,
             query.target,
             query.misere,
-            usize::try_from(options.memory_limit / dfs::BYTES_PER_ENTRY).unwrap_or(usize::MAX),
+            usize::try_from(dfs::entries_within(options.memory_limit)).unwrap_or(usize::MAX),
         )),
     }
 }
 
+/// The search outgrew its memo after the up-front count said it fits: only possible when the
+/// count is wrong, so the figure is the limit it reached.
 fn over_memory(query: &CanIWin, options: &Options) -> CanIWinError {
     CanIWinError::OverMemory {
-        needed_mib: (options.memory_limit >> 20) + 1,
+        at_least: "more than ",
+        what: "the search's memo",
+        needed_mib: options.memory_limit >> 20,
         limit_mib: options.memory_limit >> 20,
         numbers: query.pool.len(),
         target: query.target,
@@ -305,7 +369,7 @@ fn trivial_outcome(query: &CanIWin) -> Option<Outcome> {
             Outcome::Win
         })
     } else if query.unreachable() {
-        Some(Outcome::Draw)
+        Some(Outcome::Tie)
     } else {
         None
     }
@@ -331,7 +395,7 @@ pub fn analyse_with_progress(
     let values = query.pool.values();
     if let Some(outcome) = trivial_outcome(query) {
         // Either every pick ends the game at once, or every number gets picked.
-        let length = if outcome == Outcome::Draw {
+        let length = if outcome == Outcome::Tie {
             u32::try_from(values.len()).unwrap_or(u32::MAX)
         } else {
             1
@@ -444,6 +508,9 @@ impl CanIWin {
 /// The most targets [`all_targets`] solves in one call.
 pub const MAX_TARGETS: u64 = 100_000;
 
+/// The longest [`all_targets`] run accepted, by its up-front estimate.
+pub const MAX_ALL_TARGETS_SECONDS: f64 = 120.0;
+
 /// Which targets the first player wins, for one pool and rule: every target from 1 to the sum.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct TargetTable {
@@ -487,11 +554,22 @@ pub fn all_targets(
         .ok()
         .filter(|&s| s <= MAX_TARGETS)
         .ok_or(CanIWinError::TooManyTargets(pool.sum().unsigned_abs()))?;
-    // Two tables at once at most: one per core.
+    // Outcomes only: no remoteness walk. Two solves at once at most, one per core.
     let per_target = Options {
         memory_limit: options.memory_limit / 2,
+        remoteness_limit: 0,
         ..*options
     };
+    // Up front: at most one table per target (the search takes over only where it is
+    // cheaper); a table already keeps both cores busy.
+    let seconds = sum as f64 * table_seconds(pool.len());
+    if seconds > MAX_ALL_TARGETS_SECONDS {
+        return Err(CanIWinError::AllTargetsTooSlow {
+            targets: sum,
+            numbers: pool.len(),
+            estimate: crate::parse::human_seconds(seconds),
+        });
+    }
     let done = std::sync::atomic::AtomicU64::new(0);
     let results: Vec<(Outcome, u64)> = (1..=sum)
         .into_par_iter()

@@ -27,6 +27,19 @@ impl From<OverBudget> for Stop {
 /// Pools up to this size keep the walk's memo in a dense array (one byte per subset, 16 MiB).
 const DENSE_MAX_POOL: usize = 24;
 
+/// Bytes the walk's memo takes for a pool of `n` numbers walking at most `limit` positions:
+/// the dense array, or the hash map at its peak (see [`super::dfs::map_peak_bytes`]).
+#[must_use]
+pub fn memo_bytes(n: usize, limit: usize) -> u64 {
+    if limit == 0 {
+        0
+    } else if n <= DENSE_MAX_POOL {
+        1u64 << n
+    } else {
+        super::dfs::map_peak_bytes(limit as u64)
+    }
+}
+
 /// Remoteness already known, by set of available numbers.
 enum Memo {
     /// `remoteness + 1` per subset, 0 for unknown: no hashing on small pools.
@@ -63,7 +76,7 @@ pub struct Walk<'q> {
 impl<'q> Walk<'q> {
     pub fn new(query: &'q CanIWin, limit: usize) -> Walk<'q> {
         let n = query.pool.len();
-        let memo = if n <= DENSE_MAX_POOL {
+        let memo = if n <= DENSE_MAX_POOL && limit > 0 {
             Memo::Dense(vec![0; 1 << n])
         } else {
             Memo::Sparse(FxHashMap::default())
@@ -130,10 +143,13 @@ impl<'q> Walk<'q> {
         if let Some(r) = self.memo.get(available) {
             return Ok(r);
         }
-        // A dense memo cannot outgrow its array; only the hash map needs a cap.
-        if let Memo::Sparse(m) = &self.memo
-            && m.len() >= self.limit
-        {
+        // A dense memo cannot outgrow its array; only the hash map needs a cap. A limit of 0
+        // turns the walk off whatever the memo.
+        let full = match &self.memo {
+            Memo::Sparse(m) => m.len() >= self.limit,
+            Memo::Dense(_) => self.limit == 0,
+        };
+        if full {
             return Err(Stop::Limit);
         }
         let wins = oracle.wins(available)?;

@@ -115,6 +115,22 @@ impl Heaps {
         self.max = self.max.max(v);
         self.values.push(v);
     }
+
+    /// Insert the value of every split of heap `n` (the definition); returns the options
+    /// examined.
+    fn all_splits(&mut self, n: usize) -> u64 {
+        let mut examined = 0;
+        for &k in &self.two_heaps {
+            if n >= k + 2 {
+                let rest = n - k;
+                for a in 1..=rest / 2 {
+                    self.set.insert(self.values[a] ^ self.values[rest - a]);
+                }
+                examined += (rest / 2) as u64;
+            }
+        }
+        examined
+    }
 }
 
 /// The definition: the mex over every option, every split enumerated.
@@ -140,14 +156,7 @@ impl GrundyMethod for Naive {
     fn step(&mut self) {
         let h = &mut self.heaps;
         let n = h.begin();
-        for &k in &h.two_heaps {
-            if n >= k + 2 {
-                let rest = n - k;
-                for a in 1..=rest / 2 {
-                    h.set.insert(h.values[a] ^ h.values[rest - a]);
-                }
-            }
-        }
+        h.all_splits(n);
         let v = h.set.mex();
         h.push(v);
     }
@@ -178,7 +187,18 @@ pub struct RareCommon {
     pub search_steps: u64,
     /// Splits examined with a rare part.
     pub rare_steps: u64,
+    /// Switch to the naive loop while it examines fewer options (see [`RareCommon::adaptive`]).
+    adaptive: bool,
+    naive_mode: bool,
+    /// Options examined in the current window by the mode in force, and by the naive loop.
+    window_work: u64,
+    window_naive: u64,
+    /// Heap at which a naive stretch tries the rare/common split again.
+    retry_at: usize,
 }
+
+/// Heaps per window over which the adaptive mode compares the two methods' work.
+const WINDOW: usize = 4096;
 
 impl RareCommon {
     /// Start at heap 0.
@@ -192,7 +212,47 @@ impl RareCommon {
             next_rebuild: 64,
             search_steps: 0,
             rare_steps: 0,
+            adaptive: false,
+            naive_mode: false,
+            window_work: 0,
+            window_naive: 0,
+            retry_at: 0,
         }
+    }
+
+    /// The rare/common split where it pays, the naive loop where it does not: over each
+    /// window of heaps the options examined are compared with what the naive loop examines,
+    /// and the split is dropped while it examines more (when most values are rare, say); it is
+    /// tried again each time the heap doubles. The values are the same either way.
+    #[must_use]
+    pub fn adaptive(code: &OctalCode) -> RareCommon {
+        RareCommon {
+            adaptive: true,
+            ..RareCommon::new(code)
+        }
+    }
+
+    /// Whether the last heap was computed by the naive loop.
+    #[must_use]
+    pub fn in_naive_mode(&self) -> bool {
+        self.naive_mode
+    }
+
+    /// After each heap: compare the window's work and choose the mode for the next window.
+    fn choose_mode(&mut self, n: usize) {
+        if !self.adaptive || n % WINDOW != 0 || n == 0 {
+            return;
+        }
+        if self.naive_mode {
+            if n >= self.retry_at {
+                self.naive_mode = false;
+            }
+        } else if self.window_work > self.window_naive + self.window_naive / 4 {
+            self.naive_mode = true;
+            self.retry_at = 2 * n;
+        }
+        self.window_work = 0;
+        self.window_naive = 0;
     }
 
     /// Whether heap `n` with value `v` is common.
@@ -247,6 +307,16 @@ impl GrundyMethod for RareCommon {
     }
 
     fn step(&mut self) {
+        if self.naive_mode {
+            let n = self.heaps.begin();
+            let examined = self.heaps.all_splits(n);
+            self.window_work += examined;
+            self.window_naive += examined;
+            let v = self.heaps.set.mex();
+            self.record(n, v);
+            return;
+        }
+        let before = self.rare_steps + self.search_steps;
         let n = self.heaps.begin();
         let Heaps {
             values,
@@ -325,7 +395,19 @@ impl GrundyMethod for RareCommon {
             part += 1;
         }
         self.search_steps += steps;
-        let v = candidate;
+        self.window_work += self.rare_steps + self.search_steps - before;
+        self.window_naive += two_heaps
+            .iter()
+            .filter(|&&k| n >= k + 2)
+            .map(|&k| ((n - k) / 2) as u64)
+            .sum::<u64>();
+        self.record(n, candidate);
+    }
+}
+
+impl RareCommon {
+    /// Store heap `n`'s value `v` and keep the rare list and the counts up to date.
+    fn record(&mut self, n: usize, v: u16) {
         self.heaps.push(v);
         let e = usize::from(v) << 1 | (n & 1);
         if self.counts.len() <= e {
@@ -339,5 +421,6 @@ impl GrundyMethod for RareCommon {
             self.next_rebuild *= 2;
             self.rebuild();
         }
+        self.choose_mode(n);
     }
 }

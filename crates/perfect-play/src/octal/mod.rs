@@ -61,10 +61,13 @@ pub const MAX_UPTO: u64 = 1 << 30;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Method {
+    /// The rare/common split while it examines fewer options than the naive loop, the naive
+    /// loop otherwise ([`grundy::RareCommon::adaptive`]).
+    #[default]
+    Auto,
     /// Every option of every heap (the definition).
     Naive,
-    /// The rare/common split (see [`grundy::RareCommon`]).
-    #[default]
+    /// The rare/common split always (see [`grundy::RareCommon`]).
     RareCommon,
 }
 
@@ -84,7 +87,7 @@ impl Default for Options {
         Options {
             upto: 1 << 20,
             full: false,
-            method: Method::RareCommon,
+            method: Method::Auto,
         }
     }
 }
@@ -116,6 +119,7 @@ impl GrundySequence {
         }
         let (values, period) = match options.method {
             Method::Naive => run(Naive::new(code), code, options, on_progress),
+            Method::Auto => run(RareCommon::adaptive(code), code, options, on_progress),
             Method::RareCommon => run(RareCommon::new(code), code, options, on_progress),
         };
         Ok(GrundySequence {
@@ -213,16 +217,24 @@ pub struct SumAnalysis {
     pub nim_sum: u16,
     /// Whether the player to move wins.
     pub first_player_wins: bool,
-    /// Winning moves (at most [`MAX_LISTED_MOVES`]).
+    /// The first winning moves (at most [`MAX_LISTED_MOVES`]): heaps in the order given,
+    /// fewest tokens taken first, smaller split parts first.
     pub winning_moves: Vec<OctalMove>,
+    /// How many winning moves there are in all. A move is one distinct resulting position:
+    /// a split into `a` and `b` is one move, and equal heaps give the same moves, listed for
+    /// the first of them.
+    pub winning_moves_total: BigUint,
 }
 
 /// Most winning moves listed for a sum.
 pub const MAX_LISTED_MOVES: usize = 100;
 
+/// Splits of one heap counted one by one up to this many; past it (a heap far beyond the
+/// computed values) they are counted by residue class of the period.
+const DIRECT_SPLITS: u64 = 1 << 22;
+
 /// Every move from a heap of `n`, as (tokens taken, heaps left), while `keep` returns true.
-/// Splits of a huge heap are enumerated only while the smaller part stays below `part_limit`
-/// (past it the values of the parts repeat).
+/// Splits of a huge heap are enumerated only while the smaller part stays below `part_limit`.
 fn each_move(
     code: &OctalCode,
     n: &BigUint,
@@ -256,53 +268,33 @@ fn each_move(
     }
 }
 
-/// Normal play on a sum of heaps: Grundy values, nim-sum and winning moves.
+/// Normal play on a sum of heaps: Grundy values, nim-sum, the winning moves and their number.
 ///
 /// # Errors
 /// [`OctalError::HeapBeyond`] for a heap past the computed values without a proven period.
 pub fn analyse_sum(seq: &GrundySequence, heaps: &[BigUint]) -> Result<SumAnalysis, OctalError> {
-    let value = |h: &BigUint| {
-        seq.value_of(h).ok_or_else(|| OctalError::HeapBeyond {
-            heap: h.to_string(),
-            computed: seq.values.len(),
-        })
-    };
-    let grundy = heaps.iter().map(value).collect::<Result<Vec<_>, _>>()?;
+    let grundy = heaps
+        .iter()
+        .map(|h| value_or_beyond(seq, h))
+        .collect::<Result<Vec<_>, _>>()?;
     let nim_sum = grundy.iter().fold(0, |a, g| a ^ g);
-    let part_limit = seq
-        .period
-        .map_or(seq.values.len() as u64, |p| p.preperiod + p.period + 1);
     let mut winning_moves = Vec::new();
+    let mut total = BigUint::ZERO;
     if nim_sum != 0 {
         for (i, h) in heaps.iter().enumerate() {
-            let target = grundy[i] ^ nim_sum;
-            let mut failure = None;
-            each_move(&seq.code, h, part_limit, &mut |take, leaves| {
-                let v = leaves
-                    .iter()
-                    .try_fold(0u16, |acc, l| value(l).map(|g| acc ^ g));
-                match v {
-                    Ok(v) if v == target => {
-                        winning_moves.push(OctalMove {
-                            heap: i,
-                            take,
-                            leaves,
-                        });
-                        winning_moves.len() < MAX_LISTED_MOVES
-                    }
-                    Ok(_) => true,
-                    Err(e) => {
-                        failure = Some(e);
-                        false
-                    }
+            if heaps[..i].contains(h) {
+                continue; // the same positions as moving in the earlier equal heap
+            }
+            let mut list = |take: usize, leaves: Vec<BigUint>| {
+                if winning_moves.len() < MAX_LISTED_MOVES {
+                    winning_moves.push(OctalMove {
+                        heap: i,
+                        take,
+                        leaves,
+                    });
                 }
-            });
-            if let Some(e) = failure {
-                return Err(e);
-            }
-            if winning_moves.len() >= MAX_LISTED_MOVES {
-                break;
-            }
+            };
+            total += moves_to_value(seq, h, grundy[i] ^ nim_sum, &mut list)?;
         }
     }
     Ok(SumAnalysis {
@@ -310,7 +302,118 @@ pub fn analyse_sum(seq: &GrundySequence, heaps: &[BigUint]) -> Result<SumAnalysi
         nim_sum,
         first_player_wins: nim_sum != 0,
         winning_moves,
+        winning_moves_total: total,
     })
+}
+
+fn value_or_beyond(seq: &GrundySequence, h: &BigUint) -> Result<u16, OctalError> {
+    seq.value_of(h).ok_or_else(|| OctalError::HeapBeyond {
+        heap: h.to_string(),
+        computed: seq.values.len(),
+    })
+}
+
+/// How many moves from a heap of `n` leave Grundy value `target`; `list` sees them in order
+/// (it keeps the first few).
+fn moves_to_value(
+    seq: &GrundySequence,
+    n: &BigUint,
+    target: u16,
+    list: &mut dyn FnMut(usize, Vec<BigUint>),
+) -> Result<BigUint, OctalError> {
+    let code = &seq.code;
+    let mut total = BigUint::ZERO;
+    for k in 0..=code.largest_removal() {
+        let d = code.digit(k);
+        let kb = BigUint::from(k);
+        if d & 1 != 0 && k > 0 && *n == kb && target == 0 {
+            total += 1u8;
+            list(k, Vec::new());
+        }
+        if *n <= kb {
+            continue;
+        }
+        let rest = n - &kb;
+        if d & 2 != 0 && k > 0 && value_or_beyond(seq, &rest)? == target {
+            total += 1u8;
+            list(k, vec![rest.clone()]);
+        }
+        if d & 4 != 0 && rest >= BigUint::from(2u8) {
+            total += splits_to_value(seq, &rest, target, &mut |a, b| list(k, vec![a, b]))?;
+        }
+    }
+    Ok(total)
+}
+
+/// How many splits `a + b = rest` (`1 <= a <= b`) have `g(a) ^ g(b) == target`, listing the
+/// first [`MAX_LISTED_MOVES`] with the smaller part first.
+fn splits_to_value(
+    seq: &GrundySequence,
+    rest: &BigUint,
+    target: u16,
+    list: &mut dyn FnMut(BigUint, BigUint),
+) -> Result<BigUint, OctalError> {
+    let half = rest / 2u8;
+    if let Some(half) = half.to_u64().filter(|&h| h <= DIRECT_SPLITS)
+        && let Some(rest) = rest.to_u64()
+    {
+        let mut count = 0u64;
+        for a in 1..=half {
+            let g = |x: u64| value_or_beyond(seq, &BigUint::from(x));
+            if g(a)? ^ g(rest - a)? == target {
+                count += 1;
+                if count <= MAX_LISTED_MOVES as u64 {
+                    list(BigUint::from(a), BigUint::from(rest - a));
+                }
+            }
+        }
+        return Ok(BigUint::from(count));
+    }
+    // Far past the computed values: both parts are periodic once the smaller passes the
+    // preperiod, and then the pair's values depend only on the smaller part's residue.
+    let period = seq.period.ok_or_else(|| OctalError::HeapBeyond {
+        heap: rest.to_string(),
+        computed: seq.values.len(),
+    })?;
+    let (n0, p) = (period.preperiod, period.period);
+    let value = |x: u64| seq.value(x).unwrap_or(0);
+    // g(rest - a) for the smaller part a >= n0: rest - a - n0 = (rest - n0) - a (mod p).
+    let shift = ((rest - n0) % p).to_u64().unwrap_or(0);
+    let large = |a: u64| value(n0 + (shift + p - a % p) % p);
+    let mut count = BigUint::ZERO;
+    let mut listed = 0usize;
+    for a in 1..n0.max(1) {
+        // rest - a is huge: read its value through the period too.
+        let b_index = (shift + p - (a % p)) % p;
+        if value(a) ^ value(n0 + b_index) == target {
+            count += 1u8;
+            if listed < MAX_LISTED_MOVES {
+                listed += 1;
+                list(BigUint::from(a), rest - a);
+            }
+        }
+    }
+    // a in n0..=half: count per residue r = (a - n0) mod p.
+    let span = &half + 1u8 - n0; // how many a from n0 to half
+    let full = &span / p;
+    let extra = (&span % p).to_u64().unwrap_or(0);
+    for r in 0..p {
+        let a = n0 + r;
+        if value(a) ^ large(a) == target {
+            count += &full + u8::from(r < extra);
+        }
+    }
+    // List the smallest ones: within p * MAX_LISTED_MOVES of n0 every residue has come round.
+    let mut a = n0;
+    let last = n0.saturating_add(p.saturating_mul(MAX_LISTED_MOVES as u64 + 1));
+    while listed < MAX_LISTED_MOVES && a <= last && BigUint::from(a) <= half {
+        if value(a) ^ large(a) == target {
+            listed += 1;
+            list(BigUint::from(a), rest - a);
+        }
+        a += 1;
+    }
+    Ok(count)
 }
 
 /// A sum of heaps as a [`Game`]: positions are sorted heap sizes without heaps that have no
@@ -396,6 +499,10 @@ impl Game for OctalSum {
         } else {
             Ending::Loss
         }
+    }
+
+    fn position_bytes(&self, heaps: &Vec<u32>) -> usize {
+        heaps.len() * std::mem::size_of::<u32>()
     }
 }
 

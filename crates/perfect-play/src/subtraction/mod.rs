@@ -835,6 +835,10 @@ impl Game for SubtractionSum {
             Rule::Misere => Ending::Win,
         }
     }
+
+    fn position_bytes(&self, piles: &Vec<u64>) -> usize {
+        piles.len() * std::mem::size_of::<u64>()
+    }
 }
 
 #[cfg(test)]

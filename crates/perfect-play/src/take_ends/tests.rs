@@ -89,13 +89,15 @@ fn seed_examples_and_ties() {
         ..Options::default()
     };
     assert!(analyse(&[2, 2], &tie).unwrap().first_player_wins);
-    assert_eq!(analyse(&[2, 2], &tie).unwrap().outcome, Outcome::Draw);
+    // Under the ties-win rule a tie is the first player's win, and the margin still says 0.
+    assert_eq!(analyse(&[2, 2], &tie).unwrap().outcome, Outcome::Win);
+    assert_eq!(analyse(&[2, 2], &tie).unwrap().margin, 0);
     // "Predict the Winner": [1, 5, 2] loses, [1, 5, 233, 7] wins.
     assert!(!analyse(&[1, 5, 2], &tie).unwrap().first_player_wins);
     assert!(analyse(&[1, 5, 233, 7], &tie).unwrap().first_player_wins);
     assert_eq!(
         analyse(&[], &Options::default()).unwrap().outcome,
-        Outcome::Draw
+        Outcome::Tie
     );
 }
 

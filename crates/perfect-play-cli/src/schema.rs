@@ -1,0 +1,32 @@
+//! The JSON Schemas of every command's `--json` output: the contract other tools read. They
+//! live in `crates/perfect-play-cli/schemas/` and are printed by `perfect-play schema COMMAND`.
+
+/// The commands that have a schema, as `perfect-play schema` accepts them.
+pub const COMMANDS: [&str; 9] = [
+    "nim",
+    "tic-tac-toe",
+    "coins",
+    "subtraction",
+    "stones",
+    "octal",
+    "can-i-win",
+    "tour",
+    "batch-error",
+];
+
+/// The schema of `command`'s output (`batch-error`: the object a bad `--batch` line gets).
+#[must_use]
+pub fn schema(command: &str) -> Option<&'static str> {
+    Some(match command {
+        "nim" => include_str!("../schemas/nim.schema.json"),
+        "tic-tac-toe" => include_str!("../schemas/tic-tac-toe.schema.json"),
+        "coins" => include_str!("../schemas/coins.schema.json"),
+        "subtraction" => include_str!("../schemas/subtraction.schema.json"),
+        "stones" => include_str!("../schemas/stones.schema.json"),
+        "octal" => include_str!("../schemas/octal.schema.json"),
+        "can-i-win" => include_str!("../schemas/can-i-win.schema.json"),
+        "tour" => include_str!("../schemas/tour.schema.json"),
+        "batch-error" => include_str!("../schemas/batch-error.schema.json"),
+        _ => return None,
+    })
+}

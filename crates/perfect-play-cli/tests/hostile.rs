@@ -1,0 +1,350 @@
+//! Hostile inputs, one test per class of the hardening issue: no crash, no runaway, true
+//! refusals, batch lines that always get an answer, and messages that name what was wrong.
+
+mod common;
+
+use common::{assert_bad_input, json, run, run_with_input};
+use std::io::Read;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn binary() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_perfect-play"))
+}
+
+/// Run `args` with stdout into a pipe whose reader closes after `keep` bytes.
+fn closed_pipe(args: &[&str], keep: usize) -> std::process::Output {
+    let mut child = binary()
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let mut stdout = child.stdout.take().expect("stdout");
+    let mut buffer = vec![0u8; keep];
+    let _ = stdout.read_exact(&mut buffer);
+    drop(stdout);
+    child.wait_with_output().expect("finishes")
+}
+
+#[test]
+fn a_closed_pipe_ends_the_run_quietly() {
+    for args in [
+        &["nim", "2000"][..],
+        &["octal", "0.77", "--upto", "5000", "--full", "--values"],
+        &["tour"],
+        &["octal", "0.6", "--upto", "300000", "--full", "--values"],
+    ] {
+        let out = closed_pipe(args, 10);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(stderr.is_empty(), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn a_full_disk_is_one_line_and_a_failure() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return; // not on this system
+    };
+    let out = binary()
+        .arg("tour")
+        .stdout(full)
+        .stderr(Stdio::piped())
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("cannot write the output"), "{stderr}");
+}
+
+/// Each must finish fast: answered at once by a rule, or refused up front.
+#[test]
+fn no_runaway_work() {
+    let cases: &[&[&str]] = &[
+        &["nim", "30000"],
+        &["nim", "100000"],
+        &["nim", "1000", "1000"],
+        &["nim", "1400", "1400"],
+        &["nim", "1500", "1500", "--misere"],
+        &["octal", "0.6", "100000000000000"],
+        &["can-i-win", "32", "--all-targets"],
+        &["can-i-win", "34", "--all-targets"],
+        &["can-i-win", "64", "1000", "--memory-limit", "100G"],
+        &[
+            "can-i-win",
+            "40",
+            "500",
+            "--method",
+            "search",
+            "--memory-limit",
+            "256M",
+        ],
+        &[
+            "stones",
+            "--max-piles",
+            "10",
+            "1",
+            "2",
+            "3",
+            "4",
+            "5",
+            "6",
+            "7",
+            "8",
+            "9",
+            "10",
+            "11",
+        ],
+    ];
+    for args in cases {
+        let start = Instant::now();
+        let out = run(args);
+        let took = start.elapsed();
+        assert!(
+            took < Duration::from_secs(3),
+            "{args:?} took {took:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(matches!(out.status.code(), Some(0 | 2)), "{args:?}");
+    }
+}
+
+#[test]
+fn nim_past_search_uses_bouton_with_closed_form_remoteness() {
+    let v = json(&["nim", "1000", "1000"]);
+    assert_eq!(v["method"], "bouton-rule");
+    assert_eq!(v["outcome"], "loss");
+    assert_eq!(v["remoteness"], 2000);
+    assert_eq!(v["states"], 0);
+    let v = json(&["nim", "1500", "1400"]);
+    assert_eq!(v["remoteness"], 2801);
+    assert_eq!(
+        v["optimal_moves"],
+        serde_json::json!([{"heap": 1, "take": 100, "leaves": [1400]}])
+    );
+    let v = json(&["nim", "100000", "3", "5", "--misere"]);
+    assert_eq!(v["remoteness"], serde_json::Value::Null);
+    assert!(v.get("note").is_none());
+}
+
+#[test]
+fn refusals_give_the_true_figure() {
+    // 64 numbers at target 1000: the search's count was cut short, so "at least"; never the
+    // limit plus 1 MiB.
+    let err = assert_bad_input(&["can-i-win", "64", "1000", "--memory-limit", "100G"]);
+    assert!(!err.contains("102401 MiB"), "{err}");
+    assert!(err.contains("needs at least"), "{err}");
+    let err = assert_bad_input(&[
+        "can-i-win",
+        "40",
+        "500",
+        "--method",
+        "search",
+        "--memory-limit",
+        "256M",
+    ]);
+    assert!(
+        err.contains("needs at least") && err.contains("above the memory limit of 256 MiB"),
+        "{err}"
+    );
+    let err = assert_bad_input(&["can-i-win", "32", "--all-targets"]);
+    assert!(err.contains("about 13 min"), "{err}");
+    let err = assert_bad_input(&["octal", "0.6", "100000000000000"]);
+    assert!(err.contains("raise --upto"), "{err}");
+    let err = assert_bad_input(&[
+        "octal",
+        "0.6",
+        "--upto",
+        "1000000000",
+        "--memory-limit",
+        "1G",
+    ]);
+    assert!(err.contains("1.9 GiB"), "{err}");
+}
+
+#[test]
+fn remoteness_limit_zero_skips_the_walk() {
+    let v = json(&["can-i-win", "10", "40", "--remoteness-limit", "0"]);
+    assert!(v["remoteness"].is_null(), "{v}");
+    assert!(v["optimal_moves"].is_null(), "{v}");
+    assert!(
+        !v["best_line"]
+            .as_array()
+            .expect("a line that keeps the outcome")
+            .is_empty()
+    );
+}
+
+#[test]
+fn every_batch_line_gets_an_answer_whatever_its_bytes() {
+    let input = b"\xEF\xBB\xBF5 3 4\n\xff\xfe 3 4\n\n7 3 4\r\n";
+    let mut child = binary()
+        .args(["coins", "--batch"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    std::io::Write::write_all(&mut child.stdin.take().expect("stdin"), input).expect("write");
+    let out = child.wait_with_output().expect("finishes");
+    assert_eq!(out.status.code(), Some(2));
+    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .expect("UTF-8")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0]["line"], 1);
+    assert_eq!(lines[0]["winner"], "A");
+    assert_eq!(lines[1]["line"], 2);
+    assert!(
+        lines[1]["error"]
+            .as_str()
+            .expect("error")
+            .contains("not UTF-8")
+    );
+    assert_eq!(lines[2]["line"], 4);
+    assert_eq!(lines[2]["winner"], "B");
+}
+
+#[test]
+fn an_overlong_bad_line_is_echoed_shortened() {
+    let long = "x".repeat(5000);
+    let out = run_with_input(&["can-i-win", "--batch"], Some(&format!("{long}\n")));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert!(v["input"].as_str().expect("input").len() < 100, "{v}");
+    assert!(v["error"].as_str().expect("error").len() < 200, "{v}");
+}
+
+#[test]
+fn conflicting_inputs_are_usage_errors() {
+    for args in [
+        &["coins", "5", "3", "4", "--batch"][..],
+        &["subtraction", "--moves", "1,3,4", "5", "--batch"],
+        &["stones", "1", "2", "--file", "row.txt"],
+        &["stones", "1", "2", "--batch"],
+        &["can-i-win", "10", "11", "--batch"],
+    ] {
+        assert_bad_input(args);
+    }
+    // --grundy alone means the Grundy pattern.
+    let out = run(&["subtraction", "--moves", "1,3,4", "--grundy"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Grundy values (0-9"));
+}
+
+#[test]
+fn messages_name_the_argument_the_value_and_what_is_accepted() {
+    let cases: &[(&[&str], &[&str])] = &[
+        (
+            &["can-i-win", "10", "1000000000000000000000000000000"],
+            &["TOTAL", "too large"],
+        ),
+        (&["can-i-win", "--pool", "", "5"], &["--pool", "empty list"]),
+        (
+            &["stones", "--max-piles", "-1", "1"],
+            &["--max-piles", "-1", "negative", "1 or more"],
+        ),
+        (
+            &["can-i-win", "--", "-1", "5"],
+            &["MAX", "-1", "from 1 to 64"],
+        ),
+        (
+            &["coins", "10", "-3", "4"],
+            &["move X", "-3", "from 1 to 100000000"],
+        ),
+        (&["octal", "0.77", "--", "-1"], &["heap", "-1", "0 or more"]),
+        (&["nim", "x"], &["heap", "\"x\"", "whole number"]),
+        (
+            &["subtraction", "--moves", "1,0", "5"],
+            &["--moves", "entry 2", "from 1"],
+        ),
+        (
+            &["stones", "1", "2", "--memory-limit", "5Q"],
+            &["--memory-limit", "unit"],
+        ),
+    ];
+    for (args, words) in cases {
+        let err = assert_bad_input(args);
+        for word in *words {
+            assert!(err.contains(word), "{args:?}: {err:?} lacks {word:?}");
+        }
+        for raw in [
+            "number too large to fit",
+            "cannot parse integer",
+            "invalid digit found",
+        ] {
+            assert!(!err.contains(raw), "{args:?}: raw parser message {err:?}");
+        }
+        assert!(
+            !err.contains("coins") || args[0] == "coins",
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("pool is empty"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn empty_and_finished_positions_read_alike() {
+    for args in [
+        &["nim", ""][..],
+        &["nim", "0", "0"],
+        &["tic-tac-toe", "xxxoo...."],
+    ] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("the game is over"), "{args:?}: {text}");
+        assert!(!text.contains("in 0 moves"), "{args:?}: {text}");
+    }
+    let out = run(&["stones", ""]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("the game is over"));
+    let v = json(&["nim", ""]);
+    assert_eq!(
+        (v["outcome"].as_str(), v["remoteness"].as_u64()),
+        (Some("loss"), Some(0))
+    );
+}
+
+#[test]
+fn bare_command_prints_help_and_hints_are_kept() {
+    let out = run(&[]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("tic-tac-toe") && text.contains("can-i-win"),
+        "{text}"
+    );
+    let err = assert_bad_input(&["octl", "0.77"]);
+    assert!(
+        err.contains("a similar subcommand exists: 'octal'"),
+        "{err}"
+    );
+    let err = assert_bad_input(&["nim", "--misre", "3"]);
+    assert!(
+        err.contains("a similar argument exists: '--misere'"),
+        "{err}"
+    );
+    let out = run(&["coins", "--help"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("coins [OPTIONS] <N> <X> <Y>"));
+}
+
+#[test]
+fn octal_lists_every_winning_move_and_the_true_total() {
+    // Kayles, heap 241: 68 winning moves (e.g. take 1 leaving 86 and 154), not 44.
+    let v = json(&["octal", "0.77", "241"]);
+    assert_eq!(v["winning_moves_total"], 68);
+    let moves = v["winning_moves"].as_array().expect("moves");
+    assert_eq!(moves.len(), 68);
+    assert!(moves.contains(&serde_json::json!({"heap": 1, "take": 1, "leaves": [86, 154]})));
+    // Equal heaps give the same positions: listed once.
+    let v = json(&["octal", "0.77", "5", "5", "3"]);
+    assert!(
+        v["winning_moves"]
+            .as_array()
+            .expect("moves")
+            .iter()
+            .all(|m| m["heap"] != 2)
+    );
+}

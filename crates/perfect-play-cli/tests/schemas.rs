@@ -1,0 +1,167 @@
+//! The JSON contract: every command's `--json` output, batch lines included, validates against
+//! the schema the repository publishes (and `perfect-play schema COMMAND` prints).
+
+mod common;
+
+use common::run_with_input;
+use perfect_play_cli::schema::{COMMANDS, schema};
+use serde_json::Value;
+
+fn validator(command: &str) -> jsonschema::Validator {
+    let mut options = jsonschema::options();
+    for other in COMMANDS {
+        let text = schema(other).expect("a schema for every command");
+        let json: Value = serde_json::from_str(text).expect("schemas are JSON");
+        let id = json["$id"]
+            .as_str()
+            .expect("every schema has an $id")
+            .to_string();
+        options = options.with_resource(
+            id,
+            jsonschema::Resource::from_contents(json).expect("a resource"),
+        );
+    }
+    let own: Value = serde_json::from_str(schema(command).expect("schema")).expect("JSON");
+    options.build(&own).expect("the schema compiles")
+}
+
+fn assert_valid(command: &str, instance: &Value, context: &str) {
+    let v = validator(command);
+    let errors: Vec<String> = v
+        .iter_errors(instance)
+        .map(|e| format!("{e} at {}", e.instance_path))
+        .collect();
+    assert!(errors.is_empty(), "{context}: {errors:?}\n{instance}");
+}
+
+/// Run `args` with --json (and stdin); validate every output line against `command`'s schema
+/// (or the batch-error schema for a line with an `error`).
+fn check(command: &str, args: &[&str], input: Option<&str>) {
+    let mut all = args.to_vec();
+    all.push("--json");
+    let out = run_with_input(&all, input);
+    let stdout = String::from_utf8(out.stdout).expect("UTF-8");
+    assert!(
+        !stdout.trim().is_empty(),
+        "{args:?}: no output; {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for line in stdout.lines() {
+        let json: Value = serde_json::from_str(line).expect("each line is JSON");
+        let which = if json.get("error").is_some() {
+            "batch-error"
+        } else {
+            command
+        };
+        assert_valid(which, &json, &format!("{args:?}"));
+    }
+}
+
+#[test]
+fn every_command_validates_against_its_schema() {
+    let cases: &[(&str, &[&str], Option<&str>)] = &[
+        ("nim", &["nim", "3", "4", "5"], None),
+        ("nim", &["nim", "1", "2", "3", "--misere"], None),
+        ("nim", &["nim", "1000", "1000"], None),
+        ("nim", &["nim", "100000", "7", "--misere"], None),
+        ("nim", &["nim", ""], None),
+        ("tic-tac-toe", &["tic-tac-toe"], None),
+        ("tic-tac-toe", &["tic-tac-toe", "xxxoo...."], None),
+        ("coins", &["coins", "10", "3", "4"], None),
+        (
+            "coins",
+            &[
+                "coins",
+                "1000000000000000000000000",
+                "7",
+                "11",
+                "--misere",
+                "--pattern",
+            ],
+            None,
+        ),
+        (
+            "coins",
+            &["coins", "--batch"],
+            Some("5 3 4\n\u{feff}x\n\n7 3 4\n"),
+        ),
+        (
+            "subtraction",
+            &["subtraction", "--moves", "1,3,4", "10", "11", "12"],
+            None,
+        ),
+        (
+            "subtraction",
+            &["subtraction", "--moves", "2,3", "4", "5", "--misere"],
+            None,
+        ),
+        (
+            "subtraction",
+            &["subtraction", "--moves", "1,3,4", "--grundy"],
+            None,
+        ),
+        (
+            "subtraction",
+            &["subtraction", "--moves", "1,3,4", "--batch"],
+            Some("1 2\n-3\n5\n"),
+        ),
+        ("stones", &["stones", "5", "3", "4", "5", "--line"], None),
+        ("stones", &["stones", "2", "2", "--ties-win"], None),
+        ("stones", &["stones", ""], None),
+        ("stones", &["stones", "--batch"], Some("5 3 4 5\n1 x\n")),
+        ("octal", &["octal", "0.77", "241"], None),
+        ("octal", &["octal", "0.77", "1000000000000000000000"], None),
+        ("octal", &["octal", "0.07", "5", "7", "--misere"], None),
+        (
+            "octal",
+            &["octal", "0.137", "--upto", "100", "--values"],
+            None,
+        ),
+        ("can-i-win", &["can-i-win", "10", "11"], None),
+        ("can-i-win", &["can-i-win", "10", "100"], None),
+        ("can-i-win", &["can-i-win", "20", "158"], None),
+        (
+            "can-i-win",
+            &["can-i-win", "--pool", "2,3,5,7,11", "20", "--misere"],
+            None,
+        ),
+        ("can-i-win", &["can-i-win", "10", "--all-targets"], None),
+        (
+            "can-i-win",
+            &["can-i-win", "--batch"],
+            Some("10 11\n20 158\n0 5\n"),
+        ),
+        ("tour", &["tour"], None),
+    ];
+    for (command, args, input) in cases {
+        check(command, args, *input);
+    }
+}
+
+#[test]
+fn the_schema_command_prints_the_published_schemas() {
+    for command in COMMANDS {
+        let out = run_with_input(&["schema", command], None);
+        assert!(out.status.success());
+        let printed: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let published: Value =
+            serde_json::from_str(schema(command).expect("schema")).expect("JSON");
+        assert_eq!(printed, published);
+        let file = std::fs::read_to_string(format!(
+            "{}/schemas/{command}.schema.json",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .expect("the schema is a file in the repository");
+        assert_eq!(
+            serde_json::from_str::<Value>(&file).expect("JSON"),
+            published
+        );
+    }
+}
+
+#[test]
+fn a_schema_rejects_the_old_vocabulary() {
+    // The schemas are strict: a field outside the contract fails validation.
+    let old = serde_json::json!({"game": "coins", "moves": [1, 3, 4], "misere": false});
+    assert!(!validator("coins").is_valid(&old));
+}

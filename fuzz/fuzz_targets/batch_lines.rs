@@ -1,0 +1,44 @@
+//! Batch input of any bytes, to each batch command: every non-blank line gets exactly one
+//! JSON object on stdout, carrying its line number.
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&which, input)) = data.split_first() else { return };
+    let args: &[&str] = match which % 4 {
+        0 => &["perfect-play", "coins", "--batch"],
+        1 => &["perfect-play", "subtraction", "--moves", "1,3,4", "--batch"],
+        2 => &["perfect-play", "stones", "--batch"],
+        _ => &["perfect-play", "can-i-win", "--batch"],
+    };
+    let mut stdin = input;
+    let mut stdout = Vec::new();
+    let mut stderr = Vec::new();
+    let mut io = perfect_play_cli::Io {
+        stdin: &mut stdin,
+        stdout: &mut stdout,
+        stderr: &mut stderr,
+        progress: false,
+        small_limits: true,
+    };
+    let status = perfect_play_cli::run(args.iter().copied(), &mut io);
+    assert!(status == 0 || status == 2, "status {status}");
+    let mut answered = 0;
+    for (expected_line, _) in input
+        .split(|&b| b == b'\n')
+        .enumerate()
+        .filter(|(i, l)| {
+            let l = if *i == 0 { l.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(l) } else { l };
+            !l.iter().all(|b| b.is_ascii_whitespace()) || std::str::from_utf8(l).is_err()
+        })
+    {
+        let _ = expected_line;
+        answered += 1;
+    }
+    let lines: Vec<&[u8]> = stdout.split(|&b| b == b'\n').filter(|l| !l.is_empty()).collect();
+    assert_eq!(lines.len(), answered, "one answer per non-blank line");
+    for line in lines {
+        let text = std::str::from_utf8(line).expect("JSON output is UTF-8");
+        assert!(text.contains("\"line\":"), "{text}");
+    }
+});

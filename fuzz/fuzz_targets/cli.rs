@@ -1,0 +1,32 @@
+//! The whole command line, in-process: arbitrary arguments and stdin under small limits. No
+//! panic, and the exit status is 0 (answered) or 2 (refused, one line on stderr).
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    // Arguments are NUL-separated; what follows the first empty argument is stdin.
+    let (argv, stdin) = match data.windows(2).position(|w| w == b"\0\0") {
+        Some(i) => (&data[..i], &data[i + 2..]),
+        None => (data, &b""[..]),
+    };
+    let args: Vec<std::ffi::OsString> = std::iter::once("perfect-play".into())
+        .chain(argv.split(|&b| b == 0).map(|a| String::from_utf8_lossy(a).into_owned().into()))
+        .collect();
+    let mut stdin = stdin;
+    let mut stdout = Vec::new();
+    let mut stderr = Vec::new();
+    let mut io = perfect_play_cli::Io {
+        stdin: &mut stdin,
+        stdout: &mut stdout,
+        stderr: &mut stderr,
+        progress: false,
+        small_limits: true,
+    };
+    let status = perfect_play_cli::run(args, &mut io);
+    assert!(status == 0 || status == 2, "status {status}");
+    if status == 2 {
+        let text = String::from_utf8_lossy(&stderr);
+        assert!(text.starts_with("perfect-play: "), "{text}");
+        assert!(!text.contains("panicked"));
+    }
+});

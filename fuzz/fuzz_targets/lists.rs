@@ -1,0 +1,16 @@
+//! Comma lists: Can I Win pools and subtraction move sets, through to the types that check
+//! them (distinct, positive, at most 64).
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+use perfect_play::{can_i_win::Pool, parse, subtraction::SubtractionSet};
+
+fuzz_target!(|text: &str| {
+    if let Ok(values) = parse::list_in(text, 1, u64::MAX) {
+        if let Ok(pool) = Pool::new(values.clone()) {
+            assert_eq!(pool.len(), values.len());
+        }
+    }
+    if let Ok(moves) = parse::list_in(text, 1, perfect_play::subtraction::MAX_MOVE) {
+        let _ = SubtractionSet::new(&moves);
+    }
+});
