@@ -348,3 +348,13 @@ fn octal_lists_every_winning_move_and_the_true_total() {
             .all(|m| m["heap"] != 2)
     );
 }
+
+/// Found by the `cli` fuzz target on its first run: a comma-list option stored in a `Vec`
+/// field made clap panic on every `subtraction --moves` and `can-i-win --pool` call.
+#[test]
+fn list_options_parse_without_a_panic() {
+    let v = json(&["subtraction", "--moves", "1,3,4", "7"]);
+    assert_eq!(v["move_set"], serde_json::json!([1, 3, 4]));
+    let v = json(&["can-i-win", "--pool", "2,3,5", "7"]);
+    assert_eq!(v["pool"], serde_json::json!([2, 3, 5]));
+}
