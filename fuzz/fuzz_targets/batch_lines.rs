@@ -23,18 +23,16 @@ fuzz_target!(|data: &[u8]| {
     };
     let status = perfect_play_cli::run(args.iter().copied(), &mut io);
     assert!(status == 0 || status == 2, "status {status}");
-    let mut answered = 0;
-    for (expected_line, _) in input
+    // A line is blank when it is UTF-8 and only white space (as `str::trim` sees it); every
+    // other line, bad bytes included, gets one answer.
+    let answered = input
         .split(|&b| b == b'\n')
         .enumerate()
         .filter(|(i, l)| {
             let l = if *i == 0 { l.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(l) } else { l };
-            !l.iter().all(|b| b.is_ascii_whitespace()) || std::str::from_utf8(l).is_err()
+            std::str::from_utf8(l).map_or(true, |t| !t.trim().is_empty())
         })
-    {
-        let _ = expected_line;
-        answered += 1;
-    }
+        .count();
     let lines: Vec<&[u8]> = stdout.split(|&b| b == b'\n').filter(|l| !l.is_empty()).collect();
     assert_eq!(lines.len(), answered, "one answer per non-blank line");
     for line in lines {

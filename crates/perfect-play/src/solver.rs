@@ -6,8 +6,8 @@
 use crate::game::{Game, Transition};
 use crate::player::Outcome;
 use crate::value::Value;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::cmp::Ordering;
-use std::collections::{HashMap, HashSet};
 
 /// A legal move and what it is worth to the player who makes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -96,7 +96,7 @@ const ENTRY_OVERHEAD: u64 = 16;
 /// ([`Solver::with_memory_limit`]).
 pub struct Solver<G: Game> {
     game: G,
-    table: HashMap<G::Position, Value>,
+    table: FxHashMap<G::Position, Value>,
     limit: usize,
     memory_limit: u64,
     bytes: u64,
@@ -113,7 +113,7 @@ impl<G: Game> Solver<G> {
     pub fn with_limit(game: G, limit: usize) -> Self {
         Solver {
             game,
-            table: HashMap::new(),
+            table: FxHashMap::default(),
             limit,
             memory_limit: u64::MAX,
             bytes: 0,
@@ -172,7 +172,7 @@ impl<G: Game> Solver<G> {
         if let Some(&value) = self.table.get(position) {
             return Ok(value);
         }
-        let mut on_stack: HashSet<G::Position> = HashSet::new();
+        let mut on_stack: FxHashSet<G::Position> = FxHashSet::default();
         let mut stack = vec![self.frame(position.clone(), &mut on_stack)?];
         let mut solved_child: Option<Value> = None;
         loop {
@@ -227,7 +227,7 @@ impl<G: Game> Solver<G> {
     fn frame(
         &self,
         position: G::Position,
-        on_stack: &mut HashSet<G::Position>,
+        on_stack: &mut FxHashSet<G::Position>,
     ) -> Result<Frame<G::Position, G::Move>, SolveError> {
         // Every frame on the stack will be stored: count them with the table.
         if self.table.len() + on_stack.len() >= self.limit {

@@ -23,7 +23,7 @@ fn options(args: &CanIWinArgs, budget: Budget) -> Options {
                 .map_or(defaults.remoteness_limit, |l| {
                     usize::try_from(l).unwrap_or(usize::MAX)
                 }),
-            10_000,
+            1_000,
         ),
     }
 }

@@ -24,7 +24,7 @@ fn parse_heaps(args: &[String]) -> Result<Vec<u64>, CommandError> {
 pub fn solve(heaps: &[u64], misere: bool, budget: Budget) -> Output {
     let defaults = NimLimits::default();
     let limits = NimLimits {
-        max_work: budget.cap(defaults.max_work, 20_000),
+        max_work: budget.cap(defaults.max_work, 2_000),
         memory_limit: budget.memory(defaults.memory_limit),
     };
     let answer = nim::analyse(heaps, misere, &limits);

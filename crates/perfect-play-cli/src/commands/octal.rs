@@ -43,7 +43,7 @@ pub fn run(args: &OctalArgs, budget: Budget, quiet: bool) -> Result<Output, Comm
     } else {
         DEFAULT_UPTO.0
     });
-    let upto = budget.cap(upto, 5_000);
+    let upto = budget.cap(upto, 300);
     if upto > octal::MAX_UPTO {
         return Err(octal::OctalError::UptoTooLarge(upto).into());
     }
@@ -118,7 +118,7 @@ fn solve(
     if !heaps.is_empty() || !args.heaps.is_empty() {
         json["heaps"] = json!(heaps.iter().map(big_json).collect::<Vec<_>>());
         let out = if args.misere {
-            misere_output(code, heaps, budget.cap(MISERE_STATES, 20_000))?
+            misere_output(code, heaps, budget.cap(MISERE_STATES, 2_000))?
         } else {
             sum_output(seq, heaps)?
         };

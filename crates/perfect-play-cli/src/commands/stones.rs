@@ -37,7 +37,7 @@ fn options(args: &StonesArgs, budget: Budget) -> Options {
             args.max_piles.map_or(defaults.max_piles, |m| {
                 usize::try_from(m).unwrap_or(usize::MAX)
             }),
-            2_000,
+            300,
         ),
     }
 }

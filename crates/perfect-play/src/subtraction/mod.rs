@@ -492,6 +492,18 @@ pub fn analyse(
     piles: &[BigUint],
     limits: &Limits,
 ) -> Result<Analysis, SubtractionError> {
+    // The period search generates at least two windows of the largest move before it can
+    // prove anything; heaps far below that are cheaper to answer from every smaller heap.
+    let largest_pile = piles
+        .iter()
+        .map(BigUint::to_u64)
+        .collect::<Option<Vec<_>>>();
+    if let Some(max) = largest_pile.and_then(|p| p.into_iter().max())
+        && max < limits.max_values
+        && direct_is_cheaper(set, max)
+    {
+        return analyse_direct(set, rule, piles, max, limits);
+    }
     match analyse_periodic(set, rule, piles, limits) {
         Err(SubtractionError::NoPeriod(limit)) => {
             let largest = piles.iter().map(|p| p.to_u64()).collect::<Option<Vec<_>>>();
@@ -504,6 +516,15 @@ pub fn analyse(
         }
         other => other,
     }
+}
+
+/// Whether answering heaps up to `max` from every smaller heap costs under a hundredth of the
+/// least the period search must do (two windows of the largest move, every move each).
+fn direct_is_cheaper(set: &SubtractionSet, max: u64) -> bool {
+    let largest = set.moves().last().copied().unwrap_or(0);
+    let search_floor = u128::from(largest) * 2 * set.moves().len() as u128;
+    let direct = (u128::from(max) + 1) * set.moves().len() as u128;
+    search_floor >= 10_000_000 && direct * 100 <= search_floor
 }
 
 /// Values of piles `0..=max` by the definition, without a period.

@@ -538,3 +538,29 @@ fn every_coin_game_below_64_proves_its_period_within_a_thousand_values() {
         }
     }
 }
+
+/// Heaps far below the largest move are answered from every smaller heap at once: the
+/// period search would first generate two windows of 5,000,000 values.
+#[test]
+fn heaps_far_below_the_largest_move_are_answered_directly() {
+    let mut moves: Vec<u64> = (0..63).map(|k| 5_000_000 + k).collect();
+    moves.push(1);
+    let set = SubtractionSet::new(&moves).unwrap();
+    let limits = Limits::default();
+    let pile = |n: u64| [BigUint::from(n)];
+    let nobody = analyse(&set, Rule::Normal, &pile(5), &limits).unwrap();
+    assert_eq!(nobody.outcome, Outcome::Win); // only 1 fits: 5 is odd
+    assert_eq!(nobody.period, None);
+    let even = analyse(&set, Rule::Normal, &pile(1000), &limits).unwrap();
+    assert_eq!(even.outcome, Outcome::Loss);
+    let misere = analyse(&set, Rule::Misere, &pile(1000), &limits).unwrap();
+    assert_eq!(misere.outcome, Outcome::Win);
+    // Only moves of 5,000,000 and more: nobody can move from 5.
+    let big = SubtractionSet::new(&moves[..63]).unwrap();
+    assert_eq!(
+        analyse(&big, Rule::Normal, &pile(5), &limits)
+            .unwrap()
+            .outcome,
+        Outcome::Loss
+    );
+}
