@@ -264,9 +264,11 @@ pub struct CanIWinArgs {
     #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
     pub method: MethodArg,
 
-    /// Most positions the remoteness walk may visit (default 2000000; 0 skips the walk). Past
-    /// it the outcome and a winning line are still exact and remoteness is reported as null.
-    /// The walk's memory counts against --memory-limit, so a limit it cannot fit is refused.
+    /// 0: no remoteness at all (outcome and a winning line only). Otherwise remoteness is exact
+    /// for every pool whose layered table (2 + log2(MAX) bits a position: 32 numbers in 4G)
+    /// fits --memory-limit; past that, or with --method search, a walk from the start finds
+    /// it, visiting at most N positions (default 2000000; past them remoteness is null). The
+    /// walk's memory counts against --memory-limit, so a limit it cannot fit is refused.
     #[arg(long, value_name = "N", value_parser = parse_count)]
     pub remoteness_limit: Option<u64>,
 }

@@ -30,7 +30,7 @@ impl Budget {
     pub fn memory(&self, default: u64) -> u64 {
         let limit = self.memory_limit.unwrap_or(default);
         if self.small {
-            limit.min(1 << 20)
+            limit.min(64 << 10)
         } else {
             limit
         }

@@ -19,8 +19,8 @@ fn limits(limit: Option<u64>, budget: Budget) -> Limits {
     // The general method keeps one byte a pile: --memory-limit bounds it too.
     let memory = budget.memory(u64::MAX);
     Limits {
-        max_values: budget.cap(limit.unwrap_or(defaults.max_values).min(memory), 10_000),
-        max_streamed_values: budget.cap(limit.unwrap_or(defaults.max_streamed_values), 100_000),
+        max_values: budget.cap(limit.unwrap_or(defaults.max_values).min(memory), 2_000),
+        max_streamed_values: budget.cap(limit.unwrap_or(defaults.max_streamed_values), 20_000),
         max_search_states: budget.cap(defaults.max_search_states, 2_000),
         ..defaults
     }

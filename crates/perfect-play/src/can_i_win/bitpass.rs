@@ -213,3 +213,155 @@ fn solve_block(
     }
     words
 }
+
+/// Every position's value with its remoteness, found by layers: pass `k` adds the positions
+/// whose remoteness is `k`. A win in `k` has a move into a loss in `k - 1`; a loss in `k` has
+/// every move into a win in `k - 1` or less. Finished positions are losses in 0 (misère: wins
+/// in 0), so in normal play wins have odd remoteness and losses even, and each pass changes only
+/// one of the two sets: both are updated in place, a word at a time with the same shifts as
+/// the outcome pass, and the pass number is written into bit-planes for the positions it adds.
+///
+/// Memory: the two sets plus `planes` bit-planes, `(2 + planes)` times [`table_bytes`].
+pub struct DepthTable {
+    win: Vec<u64>,
+    /// `planes` words per table word: bit `j` of a position's remoteness in word `j`.
+    depth: Vec<u64>,
+    planes: usize,
+    low_bits: usize,
+}
+
+impl DepthTable {
+    /// Whether the player to move wins with the numbers of `available` left.
+    #[must_use]
+    pub fn wins(&self, available: u64) -> bool {
+        let (word, bit) = self.locate(available);
+        self.win[word] >> bit & 1 == 1
+    }
+
+    /// Moves to the end under perfect play from `available` (0 when the game is over).
+    #[must_use]
+    pub fn remoteness(&self, available: u64) -> u32 {
+        let (word, bit) = self.locate(available);
+        let planes = &self.depth[word * self.planes..(word + 1) * self.planes];
+        planes
+            .iter()
+            .enumerate()
+            .map(|(j, p)| ((p >> bit & 1) as u32) << j)
+            .sum()
+    }
+
+    fn locate(&self, available: u64) -> (usize, u64) {
+        (
+            (available >> self.low_bits) as usize,
+            available & ((1u64 << self.low_bits) - 1),
+        )
+    }
+}
+
+/// Bit-planes needed for remoteness up to `n` picks.
+fn depth_planes(n: usize) -> usize {
+    (usize::BITS - n.leading_zeros()) as usize
+}
+
+/// Bytes [`solve_depths`] takes for a pool of `n` numbers.
+#[must_use]
+pub fn depth_bytes(n: usize) -> u64 {
+    table_bytes(n).saturating_mul(2 + depth_planes(n) as u64)
+}
+
+/// Solve every position with its remoteness (see [`DepthTable`]). `on_progress(k, n)` is
+/// called after pass `k`; there are at most `n + 1` passes.
+#[must_use]
+pub fn solve_depths(
+    pool: &Pool,
+    target: i128,
+    misere: bool,
+    on_progress: &(dyn Fn(u64, u64) + Sync),
+) -> DepthTable {
+    let masks = LowMasks::new(pool);
+    let low_bits = masks.low_bits;
+    let words = 1usize << (pool.len() - low_bits);
+    let planes = depth_planes(pool.len());
+    let pass = Pass {
+        masks,
+        pool,
+        misere,
+        base_need: target - pool.sum(),
+    };
+    // Finished positions: lost in 0 for the player to move (won in 0 in misère play).
+    let finished = |h: usize| -> u64 {
+        let need_h = pass.base_need + pool.sum_of((h as u64) << low_bits);
+        pass.masks.sum_at_most(-need_h)
+    };
+    let mut win = vec![0u64; words];
+    let mut lose = vec![0u64; words];
+    let zero = if misere { &mut win } else { &mut lose };
+    zero.par_iter_mut()
+        .enumerate()
+        .for_each(|(h, w)| *w = finished(h));
+    let mut depth = vec![0u64; words * planes];
+    let m = &pass.masks;
+    let mut quiet_passes = 0;
+    for k in 1u64.. {
+        let grow_wins = (k % 2 == 1) != misere;
+        let (growing, other) = if grow_wins {
+            (&mut win, &lose)
+        } else {
+            (&mut lose, &win)
+        };
+        let added: u64 = growing
+            .par_iter_mut()
+            .zip(depth.par_chunks_mut(planes))
+            .enumerate()
+            .map(|(h, (set, bits_of_depth))| {
+                let open = !finished(h) & m.valid & !*set;
+                if open == 0 {
+                    return 0;
+                }
+                let mine = other[h];
+                let fresh = if grow_wins {
+                    // Some move leads into the other set.
+                    let mut any = 0u64;
+                    for i in bits(h as u64) {
+                        any |= other[h ^ (1 << i)];
+                    }
+                    for i in 0..m.low_bits {
+                        any |= (mine & m.without[i]) << (1u32 << i);
+                    }
+                    any
+                } else {
+                    // Every move leads into the other set (and there is a move).
+                    let mut all = m.valid;
+                    for i in bits(h as u64) {
+                        all &= other[h ^ (1 << i)];
+                    }
+                    for i in 0..m.low_bits {
+                        all &= ((mine & m.without[i]) << (1u32 << i)) | m.without[i];
+                    }
+                    if h == 0 {
+                        all &= !1; // the empty set has no move
+                    }
+                    all
+                } & open;
+                *set |= fresh;
+                for (j, plane) in bits_of_depth.iter_mut().enumerate() {
+                    if k >> j & 1 == 1 {
+                        *plane |= fresh;
+                    }
+                }
+                u64::from(fresh.count_ones())
+            })
+            .sum();
+        on_progress(k.min(pool.len() as u64), pool.len() as u64);
+        quiet_passes = if added == 0 { quiet_passes + 1 } else { 0 };
+        if quiet_passes == 2 {
+            break;
+        }
+    }
+    DepthTable {
+        win,
+        depth,
+        planes,
+        low_bits,
+    }
+}

@@ -24,6 +24,7 @@ pub use pool::{MAX_POOL, Pool};
 
 use crate::game::{Ending, Game, Transition};
 use crate::player::Outcome;
+use pool::bits;
 use rayon::prelude::*;
 use serde::Serialize;
 use thiserror::Error;
@@ -227,10 +228,22 @@ impl Oracle<'_> {
 /// Decide the method, or refuse the query with the memory it would need. Everything a method
 /// allocates is counted here, before it starts: the bit table, or the search's memo at its
 /// peak for every position it may reach, plus the remoteness walk's memo.
-fn choose_method(query: &CanIWin, options: &Options) -> Result<Method, CanIWinError> {
+fn choose_method(
+    query: &CanIWin,
+    options: &Options,
+    with_remoteness: bool,
+) -> Result<Method, CanIWinError> {
     let n = query.pool.len();
-    let walk = remoteness::memo_bytes(n, options.remoteness_limit);
-    let table_need = bitpass::table_bytes(n.min(63)).saturating_add(walk);
+    let walk = if with_remoteness {
+        remoteness::memo_bytes(n, options.remoteness_limit)
+    } else {
+        0
+    };
+    let table_need = if with_remoteness && uses_depths(n, options) {
+        bitpass::depth_bytes(n)
+    } else {
+        bitpass::table_bytes(n.min(63)).saturating_add(walk)
+    };
     let table_fits = n <= 36 && table_need <= options.memory_limit;
     let search_cap = dfs::entries_within(options.memory_limit.saturating_sub(walk));
     let refuse = |bytes: u64, what: &'static str, at_least: bool| CanIWinError::OverMemory {
@@ -300,6 +313,83 @@ fn choose_method(query: &CanIWin, options: &Options) -> Result<Method, CanIWinEr
     }
 }
 
+/// Whether the table method computes every position's remoteness by layers
+/// ([`bitpass::solve_depths`]): when remoteness is wanted and its bit-planes fit in memory.
+/// Otherwise the outcome table is walked from the start ([`remoteness::Walk`]).
+fn uses_depths(n: usize, options: &Options) -> bool {
+    options.remoteness_limit > 0 && n <= 36 && bitpass::depth_bytes(n) <= options.memory_limit
+}
+
+/// The full analysis read off the depth table: every value and remoteness is exact.
+fn analysis_from_depths(query: &CanIWin, table: &bitpass::DepthTable) -> Analysis {
+    let values = query.pool.values();
+    let full = query.pool.full_mask();
+    // A move's outcome and remoteness for the player who makes it.
+    let move_value = |available: u64, i: usize| match query.pool_move(available, i) {
+        MoveEffect::Finishes => (query.finishing_outcome(), 1),
+        MoveEffect::Continues => {
+            let child = available & !(1 << i);
+            let outcome = if table.wins(child) {
+                Outcome::Loss
+            } else {
+                Outcome::Win
+            };
+            (outcome, table.remoteness(child) + 1)
+        }
+    };
+    let moves: Vec<FirstMove> = (0..values.len())
+        .map(|i| {
+            let (outcome, r) = move_value(full, i);
+            FirstMove {
+                pick: values[i],
+                outcome,
+                remoteness: Some(r),
+            }
+        })
+        .collect();
+    // The line: the winner's fastest winning move, the loser's slowest move, the first in
+    // the pool's order among equals.
+    let mut best_line = Vec::new();
+    let mut available = full;
+    while available != 0 {
+        let wins = table.wins(available);
+        let mut chosen: Option<(usize, u32)> = None;
+        for i in bits(available) {
+            let (outcome, r) = move_value(available, i);
+            if (outcome == Outcome::Win) != wins {
+                continue;
+            }
+            let better = chosen.is_none_or(|(_, b)| if wins { r < b } else { r > b });
+            if better {
+                chosen = Some((i, r));
+            }
+        }
+        let Some((i, _)) = chosen else { break };
+        best_line.push(values[i]);
+        if matches!(query.pool_move(available, i), MoveEffect::Finishes) {
+            break;
+        }
+        available &= !(1 << i);
+    }
+    Analysis {
+        outcome: if table.wins(full) {
+            Outcome::Win
+        } else {
+            Outcome::Loss
+        },
+        remoteness: Some(table.remoteness(full)),
+        winning_moves: moves
+            .iter()
+            .filter(|m| m.outcome == Outcome::Win)
+            .map(|m| m.pick)
+            .collect(),
+        moves,
+        best_line,
+        states: 1u64 << values.len().min(63),
+        method: Method::BitTable,
+    }
+}
+
 /// Seconds the bit table takes for a pool of `n` numbers on this kind of machine (1.5 s
 /// measured for 32 numbers on 2 cores, and linear in the table's size); an upper bound per
 /// target for [`all_targets`], where two solves share the cores.
@@ -351,7 +441,7 @@ pub fn outcome(query: &CanIWin, options: &Options) -> Result<(Outcome, u64), Can
     if let Some(trivial) = trivial_outcome(query) {
         return Ok((trivial, 0));
     }
-    let method = choose_method(query, options)?;
+    let method = choose_method(query, options, false)?;
     let mut oracle = build_oracle(query, options, method, &|_, _| {});
     let wins = oracle
         .wins(query.pool.full_mask())
@@ -422,7 +512,11 @@ pub fn analyse_with_progress(
             method: Method::Trivial,
         });
     }
-    let method = choose_method(query, options)?;
+    let method = choose_method(query, options, true)?;
+    if method == Method::BitTable && uses_depths(query.pool.len(), options) {
+        let table = bitpass::solve_depths(&query.pool, query.target, query.misere, on_progress);
+        return Ok(analysis_from_depths(query, &table));
+    }
     let mut oracle = build_oracle(query, options, method, on_progress);
     let full = query.pool.full_mask();
     let mut walk = remoteness::Walk::new(query, options.remoteness_limit);

@@ -209,3 +209,47 @@ proptest! {
         check_against_generic(&query, Method::Search);
     }
 }
+
+/// The layered depth table against the memoised search and its walk, on pools past the
+/// generic solver's range: the same outcome, remoteness and value of every first pick.
+#[test]
+fn depth_table_agrees_with_search_and_walk() {
+    for (max, targets) in [(14u32, [40, 60, 80]), (16, [60, 90, 120])] {
+        for target in targets {
+            for misere in [false, true] {
+                let query = CanIWin {
+                    misere,
+                    ..CanIWin::seed(i64::from(max), target).unwrap()
+                };
+                let by_depths = analyse(&query, &forced(Method::BitTable)).unwrap();
+                let by_walk = analyse(&query, &forced(Method::Search)).unwrap();
+                let ctx = format!("{max} {target} misère {misere}");
+                assert_eq!(by_depths.outcome, by_walk.outcome, "{ctx}");
+                assert_eq!(by_depths.remoteness, by_walk.remoteness, "{ctx}");
+                assert!(by_depths.remoteness.is_some(), "{ctx}");
+                assert_eq!(by_depths.moves, by_walk.moves, "{ctx}");
+                assert_eq!(
+                    by_depths.best_line.len() as u32,
+                    by_depths.remoteness.unwrap(),
+                    "{ctx}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn no_remoteness_when_the_walk_is_turned_off() {
+    let query = CanIWin::seed(16, 90).unwrap();
+    let off = Options {
+        remoteness_limit: 0,
+        ..Options::default()
+    };
+    let a = analyse(&query, &off).unwrap();
+    assert_eq!(a.remoteness, None);
+    assert!(a.moves.iter().all(|m| m.remoteness.is_none()));
+    assert_eq!(
+        a.outcome,
+        analyse(&query, &Options::default()).unwrap().outcome
+    );
+}
