@@ -66,7 +66,7 @@ pub fn run(args: &OctalArgs, budget: Budget, quiet: bool) -> Result<Output, Comm
             OctalMethodArg::RareCommon => Method::RareCommon,
         },
     };
-    let bar = progress::bar("grundy values", quiet || upto < 200_000);
+    let bar = progress::bar("grundy values", quiet);
     let update = progress::updater(&bar);
     let seq = GrundySequence::compute(&code, &options, &|done, total| update(done, total))?;
     bar.finish_and_clear();

@@ -50,6 +50,9 @@ fn naive_and_rare_common_agree_on_every_code_of_up_to_three_digits_to_2000() {
         let fast = sequence(text, &full(2000, Method::RareCommon));
         assert_eq!(naive.values, fast.values, "{text}");
         assert_eq!(naive.period, fast.period, "{text}");
+        // The default method switches between the two: the same values again.
+        let auto = sequence(text, &full(2000, Method::Auto));
+        assert_eq!(naive.values, auto.values, "{text}");
         // A proven period must really hold over every value computed.
         if let Some(p) = fast.period {
             let (n0, p) = (p.preperiod as usize, p.period as usize);
@@ -388,5 +391,35 @@ proptest! {
         let naive = sequence(&text, &full(600, Method::Naive));
         let fast = sequence(&text, &full(600, Method::RareCommon));
         prop_assert_eq!(naive.values, fast.values);
+    }
+}
+
+/// The adaptive engine switches between the split and the naive loop window by window; its
+/// values must be the naive loop's exactly, whatever it switched to.
+#[test]
+fn adaptive_values_equal_naive_values() {
+    use super::grundy::{GrundyMethod, Naive, RareCommon};
+    let codes = [
+        "0.77777777777777777777",
+        "0.6",
+        "0.77",
+        "0.07",
+        "0.137",
+        "0.16",
+        "4.7",
+        "0.3777",
+        "0.56",
+        "0.4",
+        "0.7777777777",
+    ];
+    for text in codes {
+        let code: OctalCode = text.parse().unwrap();
+        let mut adaptive = RareCommon::adaptive(&code);
+        let mut naive = Naive::new(&code);
+        for _ in 0..6000 {
+            adaptive.step();
+            naive.step();
+        }
+        assert_eq!(adaptive.values(), naive.values(), "{text}");
     }
 }
