@@ -583,8 +583,16 @@ pub fn analyse_misere(
     })
 }
 
-/// How many multisets of positive heaps hold at most `n` tokens in all: p(0) + ... + p(n).
+/// Heaps past this size are beyond any misère search: p(400) alone is about 6.9 x 10^18.
+const LARGEST_SEARCHED_HEAP: u32 = 400;
+
+/// How many multisets of positive heaps hold at most `n` tokens in all: p(0) + ... + p(n),
+/// or `u128::MAX` past [`LARGEST_SEARCHED_HEAP`] (the count takes time quadratic in `n`, so a
+/// heap of millions must not be counted).
 fn partitions_up_to(n: u32) -> u128 {
+    if n > LARGEST_SEARCHED_HEAP {
+        return u128::MAX;
+    }
     let n = n as usize;
     let mut ways = vec![0u128; n + 1];
     ways[0] = 1;

@@ -423,3 +423,13 @@ fn adaptive_values_equal_naive_values() {
         assert_eq!(adaptive.values(), naive.values(), "{text}");
     }
 }
+
+/// Found by the `cli` fuzz target: the misère search's up-front bound counted partitions of a
+/// 2,000,000 heap in quadratic time. It must refuse at once.
+#[test]
+fn misere_search_refuses_a_huge_heap_at_once() {
+    let start = std::time::Instant::now();
+    let result = analyse_misere(&code("0.75"), &[5, 0, 2_000_000, 8], 5_000_000);
+    assert_eq!(result, Err(OctalError::MisereTooLarge(5_000_000)));
+    assert!(start.elapsed() < std::time::Duration::from_secs(1));
+}
