@@ -258,6 +258,9 @@ impl DepthTable {
     }
 }
 
+/// Tables of fewer words are solved on one thread.
+const PARALLEL_WORDS: usize = 1 << 12;
+
 /// Bit-planes needed for remoteness up to `n` picks.
 fn depth_planes(n: usize) -> usize {
     (usize::BITS - n.leading_zeros()) as usize
@@ -296,9 +299,9 @@ pub fn solve_depths(
     let mut win = vec![0u64; words];
     let mut lose = vec![0u64; words];
     let zero = if misere { &mut win } else { &mut lose };
-    zero.par_iter_mut()
-        .enumerate()
-        .for_each(|(h, w)| *w = finished(h));
+    for (h, w) in zero.iter_mut().enumerate() {
+        *w = finished(h);
+    }
     let mut depth = vec![0u64; words * planes];
     let m = &pass.masks;
     let mut quiet_passes = 0;
@@ -309,49 +312,62 @@ pub fn solve_depths(
         } else {
             (&mut lose, &win)
         };
-        let added: u64 = growing
-            .par_iter_mut()
-            .zip(depth.par_chunks_mut(planes))
-            .enumerate()
-            .map(|(h, (set, bits_of_depth))| {
-                let open = !finished(h) & m.valid & !*set;
-                if open == 0 {
-                    return 0;
+        let grow = |(h, (set, bits_of_depth)): (usize, (&mut u64, &mut [u64]))| -> u64 {
+            // Undecided positions: finished ones were put in a set before the first pass.
+            let mine = other[h];
+            let open = m.valid & !*set & !mine;
+            if open == 0 {
+                return 0;
+            }
+            let fresh = if grow_wins {
+                // Some move leads into the other set.
+                let mut any = 0u64;
+                for i in bits(h as u64) {
+                    any |= other[h ^ (1 << i)];
                 }
-                let mine = other[h];
-                let fresh = if grow_wins {
-                    // Some move leads into the other set.
-                    let mut any = 0u64;
-                    for i in bits(h as u64) {
-                        any |= other[h ^ (1 << i)];
-                    }
-                    for i in 0..m.low_bits {
-                        any |= (mine & m.without[i]) << (1u32 << i);
-                    }
-                    any
-                } else {
-                    // Every move leads into the other set (and there is a move).
-                    let mut all = m.valid;
-                    for i in bits(h as u64) {
-                        all &= other[h ^ (1 << i)];
-                    }
-                    for i in 0..m.low_bits {
-                        all &= ((mine & m.without[i]) << (1u32 << i)) | m.without[i];
-                    }
-                    if h == 0 {
-                        all &= !1; // the empty set has no move
-                    }
-                    all
-                } & open;
-                *set |= fresh;
-                for (j, plane) in bits_of_depth.iter_mut().enumerate() {
-                    if k >> j & 1 == 1 {
-                        *plane |= fresh;
-                    }
+                for i in 0..m.low_bits {
+                    any |= (mine & m.without[i]) << (1u32 << i);
                 }
-                u64::from(fresh.count_ones())
-            })
-            .sum();
+                any
+            } else {
+                // Every move leads into the other set (and there is a move).
+                let mut all = m.valid;
+                for i in bits(h as u64) {
+                    all &= other[h ^ (1 << i)];
+                }
+                for i in 0..m.low_bits {
+                    all &= ((mine & m.without[i]) << (1u32 << i)) | m.without[i];
+                }
+                if h == 0 {
+                    all &= !1; // the empty set has no move
+                }
+                all
+            } & open;
+            *set |= fresh;
+            for (j, plane) in bits_of_depth.iter_mut().enumerate() {
+                if k >> j & 1 == 1 {
+                    *plane |= fresh;
+                }
+            }
+            u64::from(fresh.count_ones())
+        };
+        // Small tables stay on this thread: handing a few words to the pool each pass costs
+        // more than the words (a batch of small queries spent 90% of its time in rayon).
+        let added: u64 = if words < PARALLEL_WORDS {
+            growing
+                .iter_mut()
+                .zip(depth.chunks_mut(planes))
+                .enumerate()
+                .map(grow)
+                .sum()
+        } else {
+            growing
+                .par_iter_mut()
+                .zip(depth.par_chunks_mut(planes))
+                .enumerate()
+                .map(grow)
+                .sum()
+        };
         on_progress(k.min(pool.len() as u64), pool.len() as u64);
         quiet_passes = if added == 0 { quiet_passes + 1 } else { 0 };
         if quiet_passes == 2 {
