@@ -358,8 +358,13 @@ fn splits_to_value(
         && let Some(rest) = rest.to_u64()
     {
         let mut count = 0u64;
+        let g = |x: u64| {
+            seq.value(x).ok_or_else(|| OctalError::HeapBeyond {
+                heap: x.to_string(),
+                computed: seq.values.len(),
+            })
+        };
         for a in 1..=half {
-            let g = |x: u64| value_or_beyond(seq, &BigUint::from(x));
             if g(a)? ^ g(rest - a)? == target {
                 count += 1;
                 if count <= MAX_LISTED_MOVES as u64 {
