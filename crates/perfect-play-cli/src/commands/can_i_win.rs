@@ -85,16 +85,15 @@ fn pool_and_target(args: &CanIWinArgs) -> Result<(Pool, Option<i64>), CommandErr
 pub fn run(args: &CanIWinArgs, budget: Budget, quiet: bool) -> Result<Output, CommandError> {
     let (pool, target) = pool_and_target(args)?;
     let options = options(args, budget);
-    let json = quiet;
     match target {
-        None => all_targets(&pool, args.misere, &options, json),
+        None => all_targets(&pool, args.misere, &options, quiet),
         Some(target) => {
             let query = CanIWin {
                 pool,
                 target: i128::from(target),
                 misere: args.misere,
             };
-            let bar = progress::bar("solving", json);
+            let bar = progress::bar("solving", quiet);
             let analysis =
                 can_i_win::analyse_with_progress(&query, &options, &progress::updater(&bar))?;
             bar.finish_and_clear();
@@ -275,9 +274,9 @@ fn all_targets(
     pool: &Pool,
     misere: bool,
     options: &Options,
-    json: bool,
+    quiet: bool,
 ) -> Result<Output, CommandError> {
-    let bar = progress::bar("targets", json);
+    let bar = progress::bar("targets", quiet);
     let table = can_i_win::all_targets(pool, misere, options, &progress::updater(&bar))?;
     bar.finish_and_clear();
     let ranges: Vec<String> = table

@@ -67,7 +67,8 @@ pub fn run(cli: &Cli, io: &mut Io<'_>) -> Result<(), CommandError> {
         Command::CanIWin(args) if args.batch => return can_i_win::batch(args, budget, io),
         Command::CanIWin(args) => can_i_win::run(args, budget, quiet)?,
         Command::Schema(args) => {
-            let schema = crate::schema::schema(&args.command).unwrap_or("{}");
+            let schema = crate::schema::schema(&args.command)
+                .ok_or_else(|| format!("no schema for {:?}", args.command))?;
             return emit(io, schema.trim_end());
         }
     };
