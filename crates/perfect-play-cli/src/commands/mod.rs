@@ -16,8 +16,9 @@ use std::error::Error;
 /// inside is told apart by the caller).
 pub type CommandError = Box<dyn Error>;
 
-/// What a command may spend, from `--memory-limit` and the run's budget.
-#[derive(Clone, Copy, Debug)]
+/// What a command may spend, from `--memory-limit` and the run's budget (the default: each
+/// command's own limits).
+#[derive(Clone, Copy, Debug, Default)]
 pub struct Budget {
     /// `--memory-limit`, when given.
     pub memory_limit: Option<u64>,

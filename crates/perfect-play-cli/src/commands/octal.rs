@@ -84,14 +84,7 @@ pub fn tour_example() -> Result<Output, CommandError> {
         misere: false,
         method: OctalMethodArg::Auto,
     };
-    run(
-        &args,
-        Budget {
-            memory_limit: None,
-            small: false,
-        },
-        true,
-    )
+    run(&args, Budget::default(), true)
 }
 
 fn solve(

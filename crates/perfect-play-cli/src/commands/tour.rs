@@ -10,14 +10,7 @@ pub fn run() -> Result<Output, CommandError> {
         (
             "nim",
             "perfect-play nim 3 4 5".into(),
-            super::nim::solve(
-                &[3, 4, 5],
-                false,
-                super::Budget {
-                    memory_limit: None,
-                    small: false,
-                },
-            ),
+            super::nim::solve(&[3, 4, 5], false, super::Budget::default()),
         ),
         (
             "tic-tac-toe",
