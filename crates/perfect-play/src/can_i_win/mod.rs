@@ -202,6 +202,37 @@ pub struct Analysis {
     pub method: Method,
 }
 
+impl Analysis {
+    /// A solved query: the outcome from whether the first player wins, the winning picks
+    /// read off the moves.
+    fn solved(
+        first_wins: bool,
+        remoteness: Option<u32>,
+        moves: Vec<FirstMove>,
+        best_line: Vec<u64>,
+        states: u64,
+        method: Method,
+    ) -> Analysis {
+        Analysis {
+            outcome: if first_wins {
+                Outcome::Win
+            } else {
+                Outcome::Loss
+            },
+            remoteness,
+            winning_moves: moves
+                .iter()
+                .filter(|m| m.outcome == Outcome::Win)
+                .map(|m| m.pick)
+                .collect(),
+            moves,
+            best_line,
+            states,
+            method,
+        }
+    }
+}
+
 /// The positions' values, however they were computed.
 enum Oracle<'a> {
     Table(bitpass::WinTable),
@@ -371,23 +402,14 @@ fn analysis_from_depths(query: &CanIWin, table: &bitpass::DepthTable) -> Analysi
         }
         available &= !(1 << i);
     }
-    Analysis {
-        outcome: if table.wins(full) {
-            Outcome::Win
-        } else {
-            Outcome::Loss
-        },
-        remoteness: Some(table.remoteness(full)),
-        winning_moves: moves
-            .iter()
-            .filter(|m| m.outcome == Outcome::Win)
-            .map(|m| m.pick)
-            .collect(),
+    Analysis::solved(
+        table.wins(full),
+        Some(table.remoteness(full)),
         moves,
         best_line,
-        states: 1u64 << values.len().min(63),
-        method: Method::BitTable,
-    }
+        1u64 << values.len().min(63),
+        Method::BitTable,
+    )
 }
 
 /// Seconds the bit table takes for a pool of `n` numbers on this kind of machine (1.5 s
@@ -549,23 +571,9 @@ pub fn analyse_with_progress(
         }
         let best_line = walk.best_line(&mut oracle, full)?;
         let states = oracle.states(values.len());
-        Ok::<_, dfs::OverBudget>(Analysis {
-            outcome: if first_wins {
-                Outcome::Win
-            } else {
-                Outcome::Loss
-            },
-            remoteness,
-            winning_moves: moves
-                .iter()
-                .filter(|m| m.outcome == Outcome::Win)
-                .map(|m| m.pick)
-                .collect(),
-            moves,
-            best_line,
-            states,
-            method,
-        })
+        Ok::<_, dfs::OverBudget>(Analysis::solved(
+            first_wins, remoteness, moves, best_line, states, method,
+        ))
     })();
     analysis.map_err(|_| over_memory(query, options))
 }
