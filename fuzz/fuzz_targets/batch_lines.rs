@@ -4,36 +4,36 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&which, input)) = data.split_first() else { return };
+    let Some((&which, input)) = data.split_first() else {
+        return;
+    };
     let args: &[&str] = match which % 4 {
         0 => &["perfect-play", "coins", "--batch"],
         1 => &["perfect-play", "subtraction", "--moves", "1,3,4", "--batch"],
         2 => &["perfect-play", "stones", "--batch"],
         _ => &["perfect-play", "can-i-win", "--batch"],
     };
-    let mut stdin = input;
-    let mut stdout = Vec::new();
-    let mut stderr = Vec::new();
-    let mut io = perfect_play_cli::Io {
-        stdin: &mut stdin,
-        stdout: &mut stdout,
-        stderr: &mut stderr,
-        progress: false,
-        small_limits: true,
-    };
-    let status = perfect_play_cli::run(args.iter().copied(), &mut io);
-    assert!(status == 0 || status == 2, "status {status}");
+    let out = perfect_play_cli::run_in_memory(args.iter().copied(), input, true);
+    assert!(out.status == 0 || out.status == 2, "status {}", out.status);
     // A line is blank when it is UTF-8 and only white space (as `str::trim` sees it); every
     // other line, bad bytes included, gets one answer.
     let answered = input
         .split(|&b| b == b'\n')
         .enumerate()
         .filter(|(i, l)| {
-            let l = if *i == 0 { l.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(l) } else { l };
+            let l = if *i == 0 {
+                l.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(l)
+            } else {
+                l
+            };
             std::str::from_utf8(l).map_or(true, |t| !t.trim().is_empty())
         })
         .count();
-    let lines: Vec<&[u8]> = stdout.split(|&b| b == b'\n').filter(|l| !l.is_empty()).collect();
+    let lines: Vec<&[u8]> = out
+        .stdout
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .collect();
     assert_eq!(lines.len(), answered, "one answer per non-blank line");
     for line in lines {
         let text = std::str::from_utf8(line).expect("JSON output is UTF-8");

@@ -10,22 +10,15 @@ fuzz_target!(|data: &[u8]| {
         None => (data, &b""[..]),
     };
     let args: Vec<std::ffi::OsString> = std::iter::once("perfect-play".into())
-        .chain(argv.split(|&b| b == 0).map(|a| String::from_utf8_lossy(a).into_owned().into()))
+        .chain(
+            argv.split(|&b| b == 0)
+                .map(|a| String::from_utf8_lossy(a).into_owned().into()),
+        )
         .collect();
-    let mut stdin = stdin;
-    let mut stdout = Vec::new();
-    let mut stderr = Vec::new();
-    let mut io = perfect_play_cli::Io {
-        stdin: &mut stdin,
-        stdout: &mut stdout,
-        stderr: &mut stderr,
-        progress: false,
-        small_limits: true,
-    };
-    let status = perfect_play_cli::run(args, &mut io);
-    assert!(status == 0 || status == 2, "status {status}");
-    if status == 2 {
-        let text = String::from_utf8_lossy(&stderr);
+    let out = perfect_play_cli::run_in_memory(args, stdin, true);
+    assert!(out.status == 0 || out.status == 2, "status {}", out.status);
+    if out.status == 2 {
+        let text = String::from_utf8_lossy(&out.stderr);
         assert!(text.starts_with("perfect-play: "), "{text}");
         assert!(!text.contains("panicked"));
     }

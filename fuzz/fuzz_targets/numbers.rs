@@ -12,7 +12,10 @@ fuzz_target!(|text: &str| {
         assert!((1..=64).contains(&v));
     }
     if let Ok(v) = parse::integer_in(text, i128::from(i64::MIN), i128::from(i64::MAX)) {
-        assert_eq!(parse::integer_in(&v.to_string(), i128::from(i64::MIN), i128::from(i64::MAX)), Ok(v));
+        assert_eq!(
+            parse::integer_in(&v.to_string(), i128::from(i64::MIN), i128::from(i64::MAX)),
+            Ok(v)
+        );
     }
     let _ = parse::count(text).map(|v| assert_eq!(parse::count(&v.to_string()), Ok(v)));
 });

@@ -75,6 +75,42 @@ where
     }
 }
 
+/// What a run in memory produced.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Captured {
+    /// The exit status.
+    pub status: u8,
+    /// Everything written to stdout.
+    pub stdout: Vec<u8>,
+    /// Everything written to stderr.
+    pub stderr: Vec<u8>,
+}
+
+/// [`run`] with `stdin` from memory and the output captured, no progress bars; with
+/// `small_limits`, under the small budget of [`Io::small_limits`] (the fuzz targets).
+pub fn run_in_memory<I, T>(args: I, stdin: &[u8], small_limits: bool) -> Captured
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let mut stdin = stdin;
+    let mut stdout = Vec::new();
+    let mut stderr = Vec::new();
+    let mut io = Io {
+        stdin: &mut stdin,
+        stdout: &mut stdout,
+        stderr: &mut stderr,
+        progress: false,
+        small_limits,
+    };
+    let status = run(args, &mut io);
+    Captured {
+        status,
+        stdout,
+        stderr,
+    }
+}
+
 /// The status after the last write: a closed pipe is a quiet, successful end.
 fn finish_write(result: std::io::Result<()>, io: &mut Io<'_>) -> u8 {
     match result {

@@ -12,6 +12,17 @@ fn binary() -> Command {
     Command::new(env!("CARGO_BIN_EXE_perfect-play"))
 }
 
+/// Can I Win by search alone past its memory limit: refused up front with the true figure.
+const SEARCH_OVER_LIMIT: &[&str] = &[
+    "can-i-win",
+    "40",
+    "500",
+    "--method",
+    "search",
+    "--memory-limit",
+    "256M",
+];
+
 /// Run `args` with stdout into a pipe whose reader closes after `keep` bytes.
 fn closed_pipe(args: &[&str], keep: usize) -> std::process::Output {
     let mut child = binary()
@@ -72,15 +83,7 @@ fn no_runaway_work() {
         &["can-i-win", "32", "--all-targets"],
         &["can-i-win", "34", "--all-targets"],
         &["can-i-win", "64", "1000", "--memory-limit", "100G"],
-        &[
-            "can-i-win",
-            "40",
-            "500",
-            "--method",
-            "search",
-            "--memory-limit",
-            "256M",
-        ],
+        SEARCH_OVER_LIMIT,
         &[
             "stones",
             "--max-piles",
@@ -136,15 +139,7 @@ fn refusals_give_the_true_figure() {
     let err = assert_bad_input(&["can-i-win", "64", "1000", "--memory-limit", "100G"]);
     assert!(!err.contains("102401 MiB"), "{err}");
     assert!(err.contains("needs at least"), "{err}");
-    let err = assert_bad_input(&[
-        "can-i-win",
-        "40",
-        "500",
-        "--method",
-        "search",
-        "--memory-limit",
-        "256M",
-    ]);
+    let err = assert_bad_input(SEARCH_OVER_LIMIT);
     assert!(
         err.contains("needs at least") && err.contains("above the memory limit of 256 MiB"),
         "{err}"
