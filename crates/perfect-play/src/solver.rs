@@ -85,6 +85,14 @@ struct Frame<P, M> {
     best: Option<Value>,
 }
 
+/// The value of a panicking query, or its panic: the error and the fallible method to use.
+fn solved<T>(result: Result<T, SolveError>, method: &str, instead: &str) -> T {
+    match result {
+        Ok(value) => value,
+        Err(e) => panic!("Solver::{method}: {e}; use {instead}"),
+    }
+}
+
 /// Bytes a hash-table entry costs beyond the key and value themselves (control byte and the
 /// table's spare capacity, rounded up).
 const ENTRY_OVERHEAD: u64 = 16;
@@ -158,10 +166,7 @@ impl<G: Game> Solver<G> {
     /// has a loop. A solver with limits, or a game that may loop, is queried with
     /// [`Solver::try_value`].
     pub fn value(&mut self, position: &G::Position) -> Value {
-        match self.try_value(position) {
-            Ok(value) => value,
-            Err(e) => panic!("Solver::value: {e}; use try_value"),
-        }
+        solved(self.try_value(position), "value", "try_value")
     }
 
     /// The value of `position`, or why it cannot be had within the solver's limits.
@@ -271,10 +276,11 @@ impl<G: Game> Solver<G> {
     /// # Panics
     /// As [`Solver::value`].
     pub fn move_value(&mut self, position: &G::Position, mv: &G::Move) -> Value {
-        match self.try_move_value(position, mv) {
-            Ok(value) => value,
-            Err(e) => panic!("Solver::move_value: {e}; use try_analyse"),
-        }
+        solved(
+            self.try_move_value(position, mv),
+            "move_value",
+            "try_analyse",
+        )
     }
 
     fn try_move_value(
@@ -298,10 +304,7 @@ impl<G: Game> Solver<G> {
     /// # Panics
     /// As [`Solver::value`]; [`Solver::try_analyse`] reports instead.
     pub fn analyse(&mut self, position: &G::Position) -> Analysis<G::Move> {
-        match self.try_analyse(position) {
-            Ok(analysis) => analysis,
-            Err(e) => panic!("Solver::analyse: {e}; use try_analyse"),
-        }
+        solved(self.try_analyse(position), "analyse", "try_analyse")
     }
 
     /// [`Solver::analyse`] within the solver's limits.
@@ -333,10 +336,7 @@ impl<G: Game> Solver<G> {
     /// # Panics
     /// As [`Solver::value`].
     pub fn best_line(&mut self, position: &G::Position) -> Vec<G::Move> {
-        match self.try_best_line(position) {
-            Ok(line) => line,
-            Err(e) => panic!("Solver::best_line: {e}; use try_analyse"),
-        }
+        solved(self.try_best_line(position), "best_line", "try_analyse")
     }
 
     fn try_best_line(&mut self, position: &G::Position) -> Result<Vec<G::Move>, SolveError> {
