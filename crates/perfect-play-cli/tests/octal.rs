@@ -69,12 +69,36 @@ fn text_names_the_move() {
 
 #[test]
 fn bad_codes_exit_2() {
+    // 0.78 is a hexadecimal code now (digit 8: leave three heaps), not a bad one.
+    assert!(run(&["octal", "0.78", "6"]).status.success());
     assert_bad_input(&["octal", "077"]);
-    assert_bad_input(&["octal", "0.78"]);
+    assert_bad_input(&["octal", "0.7G"]);
+    assert_bad_input(&["octal", "0.3!"]);
+    assert_bad_input(&["octal", "5.7"]);
+    assert_bad_input(&["octal", "0.3F", "--upto", "100000"]);
     assert_bad_input(&["octal", "1.7"]);
     assert_bad_input(&["octal", "0.000"]);
     assert_bad_input(&["octal", "0.77", "-3"]);
     assert_bad_input(&["octal", "0.77", "x"]);
     assert_bad_input(&["octal", "0.6", "100000", "--upto", "1000"]);
     assert_bad_input(&["octal", "0.77", "60", "61", "62", "--misere"]);
+}
+
+#[test]
+fn hexadecimal_codes_and_grundys_game() {
+    let v = json(&["octal", "0.3F", "9"]);
+    assert_eq!(v["grundy"], serde_json::json!([3])); // CGSuite: 0.3F has value 3 at heap 9
+    let three = v["winning_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|m| m["leaves"].as_array().unwrap().len() == 3);
+    assert!(three, "{v}");
+    let g = json(&["octal", "grundy", "13"]);
+    assert_eq!(g["code"], "4!.0");
+    assert_eq!(g["grundy"], serde_json::json!([3])); // A002188(13) = 3
+    assert_eq!(g["period"], serde_json::Value::Null);
+    // Grundy's game never splits into equal heaps: 4 = 2 + 2 is not a move.
+    let four = json(&["octal", "grundy", "4"]);
+    assert_eq!(four["outcome"], "loss");
 }

@@ -17,14 +17,20 @@ const MISERE_STATES: usize = 5_000_000;
 /// smallest default, so that a period can be proven.
 const DEFAULT_UPTO: (u64, u64) = (1 << 16, 1 << 20);
 
+/// Heaps computed by default for a hexadecimal code (time cubic in the heap): under 0.1 s here.
+const HEXADECIMAL_UPTO: u64 = 1024;
+
 /// Bytes a computed value takes.
 const BYTES_PER_VALUE: u64 = 2;
 
 pub fn run(args: &OctalArgs, budget: Budget, quiet: bool) -> Result<Output, CommandError> {
-    let code: OctalCode = args
-        .code
-        .parse()
-        .map_err(|e| format!("code {:?}: {e}", perfect_play::parse::shorten(&args.code)))?;
+    let code: OctalCode = if args.code.trim() == "grundy" {
+        OctalCode::grundys_game()
+    } else {
+        args.code
+            .parse()
+            .map_err(|e| format!("code {:?}: {e}", perfect_play::parse::shorten(&args.code)))?
+    };
     let heaps = args
         .heaps
         .iter()
@@ -38,7 +44,13 @@ pub fn run(args: &OctalArgs, budget: Budget, quiet: bool) -> Result<Output, Comm
         .unwrap_or(0);
     // A heap past the default is answered only through a period found below it: the values
     // up to such a heap are asked for explicitly with --upto.
-    let upto = args.upto.unwrap_or(if largest <= DEFAULT_UPTO.1 {
+    // Hexadecimal codes cost time cubic in the heap: their default stops where the work
+    // limit does (an explicit --upto past it is refused with the figure).
+    let upto = args.upto.unwrap_or(if code.is_hexadecimal() {
+        largest
+            .max(HEXADECIMAL_UPTO)
+            .min(octal::largest_upto(&code))
+    } else if largest <= DEFAULT_UPTO.1 {
         largest.max(DEFAULT_UPTO.0)
     } else {
         DEFAULT_UPTO.0
@@ -95,7 +107,14 @@ fn solve(
     upto: u64,
     budget: Budget,
 ) -> Result<Output, CommandError> {
-    let mut text = format!("Octal game {code}: {}\n", describe_period(seq, upto));
+    let family = if *code == OctalCode::grundys_game() {
+        "Grundy's game"
+    } else if code.is_hexadecimal() {
+        "Hexadecimal game"
+    } else {
+        "Octal game"
+    };
+    let mut text = format!("{family} {code}: {}\n", describe_period(seq, upto));
     let mut json = json!({
         "game": "octal",
         "code": code.to_string(),
@@ -143,6 +162,9 @@ fn describe_period(seq: &GrundySequence, upto: u64) -> String {
             p.period,
             seq.values.len()
         ),
+        None if seq.code.restricts_parts() => format!(
+            "values computed up to {upto}; no period is claimed, since ! and ? put such games outside the periodicity theorem."
+        ),
         None => format!("no period proven up to {upto}."),
     }
 }
@@ -164,9 +186,13 @@ fn describe_move(m: &OctalMove) -> String {
     let leaves = match m.leaves.len() {
         0 => "leaving nothing".to_string(),
         1 => format!("leaving {}", m.leaves[0]),
-        _ => format!(
+        2 => format!(
             "splitting the rest into {} and {}",
             m.leaves[0], m.leaves[1]
+        ),
+        _ => format!(
+            "splitting the rest into {}, {} and {}",
+            m.leaves[0], m.leaves[1], m.leaves[2]
         ),
     };
     format!("from heap {} take {}, {leaves}", m.heap + 1, m.take)

@@ -1,7 +1,7 @@
 //! Grundy values of single heaps, heap by heap: a straightforward mex method and the
 //! rare/common ("sparse space") method, which agree value for value.
 
-use super::code::OctalCode;
+use super::code::{OctalCode, Parts};
 
 /// A set of Grundy values (all below 2^16), for the mex: one byte per value, so that an
 /// insert is a plain store (no read-modify-write chain between consecutive inserts), and a
@@ -38,7 +38,9 @@ impl ValueSet {
         self.mex_from(0)
     }
 
-    /// The mex, given that every value below `start` is in the set.
+    /// The mex, given that every value below `start` is in the set. Every value from 0 to
+    /// 65535 present (impossible below a heap of 65535, and refused beyond by the callers'
+    /// cost limits) would read as 65535: [`GrundyMethod::overflowed`] reports it.
     fn mex_from(&self, start: u16) -> u16 {
         const ALL: u64 = 0x0101_0101_0101_0101;
         let first = usize::from(start) / 8;
@@ -49,7 +51,7 @@ impl ValueSet {
                 return ((first + i) * 8) as u16 + first_missing as u16;
             }
         }
-        (self.used / 8 * 8) as u16
+        u16::try_from(self.used / 8 * 8).unwrap_or(u16::MAX)
     }
 }
 
@@ -79,6 +81,11 @@ pub trait GrundyMethod {
     fn values(&self) -> &[u16];
     /// Compute the value of the next heap.
     fn step(&mut self);
+    /// Whether some value reached 65535, past what two bytes a value hold: the values from
+    /// there on are not to be trusted.
+    fn overflowed(&self) -> bool {
+        self.values().contains(&u16::MAX)
+    }
 }
 
 /// What both methods keep: the game's moves by kind, the values so far and the option set.
@@ -86,6 +93,10 @@ struct Heaps {
     whole: Vec<usize>,
     one_heap: Vec<usize>,
     two_heaps: Vec<usize>,
+    /// Whether the two parts must differ, for each of `two_heaps`.
+    unequal: Vec<bool>,
+    /// Removals that may leave three heaps, with the restriction on those heaps.
+    three_heaps: Vec<(usize, Parts)>,
     values: Vec<u16>,
     max: u16,
     set: ValueSet,
@@ -97,6 +108,16 @@ impl Heaps {
             whole: code.removals_with(1),
             one_heap: code.removals_with(2),
             two_heaps: code.removals_with(4),
+            unequal: code
+                .removals_with(4)
+                .iter()
+                .map(|&k| code.parts(k) != Parts::Any)
+                .collect(),
+            three_heaps: code
+                .removals_with(8)
+                .into_iter()
+                .map(|k| (k, code.parts(k)))
+                .collect(),
             values: Vec::new(),
             max: 0,
             set: ValueSet::new(),
@@ -104,11 +125,28 @@ impl Heaps {
     }
 
     /// Start the next heap: clear the option set and add the options that take without
-    /// splitting. Returns the heap's size.
+    /// splitting and those that leave three heaps (both methods list these in full). Returns
+    /// the heap's size.
     fn begin(&mut self) -> usize {
         self.set.clear(value_bits(self.max));
         taking_options(&self.whole, &self.one_heap, &self.values, &mut self.set);
-        self.values.len()
+        let n = self.values.len();
+        for &(k, parts) in &self.three_heaps {
+            if n >= k + 3 {
+                three_way_splits(n - k, parts, &self.values, &mut self.set);
+            }
+        }
+        n
+    }
+
+    /// The smaller part of the largest split of `rest` for the `i`-th two-heap removal.
+    #[inline]
+    fn half(&self, i: usize, rest: usize) -> usize {
+        if self.unequal[i] {
+            (rest - 1) / 2
+        } else {
+            rest / 2
+        }
     }
 
     fn push(&mut self, v: u16) {
@@ -120,16 +158,31 @@ impl Heaps {
     /// examined.
     fn all_splits(&mut self, n: usize) -> u64 {
         let mut examined = 0;
-        for &k in &self.two_heaps {
+        for (i, &k) in self.two_heaps.iter().enumerate() {
             if n >= k + 2 {
                 let rest = n - k;
-                for a in 1..=rest / 2 {
+                let half = self.half(i, rest);
+                for a in 1..=half {
                     self.set.insert(self.values[a] ^ self.values[rest - a]);
                 }
-                examined += (rest / 2) as u64;
+                examined += half as u64;
             }
         }
         examined
+    }
+}
+
+/// Insert the value of every split of `rest` tokens into three heaps `a <= b <= c` that
+/// `parts` allows. Cubic in the heap over a whole sequence: callers bound the heaps.
+fn three_way_splits(rest: usize, parts: Parts, values: &[u16], set: &mut ValueSet) {
+    for a in 1..=rest / 3 {
+        let ga = values[a];
+        for b in a..=(rest - a) / 2 {
+            let c = rest - a - b;
+            if parts.allows_three(a, b, c) {
+                set.insert(ga ^ values[b] ^ values[c]);
+            }
+        }
     }
 }
 
@@ -345,10 +398,11 @@ impl GrundyMethod for RareCommon {
             values,
             set,
             two_heaps,
+            unequal,
             ..
         } = &mut self.heaps;
         let values = &*values;
-        for &k in two_heaps.iter() {
+        for (&k, &unequal) in two_heaps.iter().zip(unequal.iter()) {
             if n >= k + 2 {
                 let rest = n - k;
                 let count = self.rare.partition_point(|&r| (r as usize) < rest);
@@ -356,7 +410,9 @@ impl GrundyMethod for RareCommon {
                 let below = &values[..rest];
                 for &r in &self.rare[..count] {
                     let r = r as usize;
-                    set.insert(below[r] ^ below[rest - r]);
+                    if !(unequal && 2 * r == rest) {
+                        set.insert(below[r] ^ below[rest - r]);
+                    }
                 }
             }
         }
@@ -380,8 +436,9 @@ impl GrundyMethod for RareCommon {
             // One splitting removal: walk the splits as two slices, small parts up and large
             // parts down.
             let rest = n - k;
-            let small = &values[1..=rest / 2];
-            let large = &values[rest - rest / 2..rest];
+            let half = if unequal[0] { (rest - 1) / 2 } else { rest / 2 };
+            let small = &values[1..=half];
+            let large = &values[rest - half..rest];
             if Self::needs_search(mask, rests, candidate) {
                 let mut examined = small.len();
                 for (i, (&a, &b)) in small.iter().zip(large.iter().rev()).enumerate() {
@@ -400,10 +457,13 @@ impl GrundyMethod for RareCommon {
             part = rest; // nothing left to search
         }
         'search: while Self::needs_search(mask, rests, candidate) && 2 * part <= largest_rest {
-            for &k in two_heaps.iter() {
+            for (&k, &unequal) in two_heaps.iter().zip(unequal.iter()) {
                 let rest = n - k.min(n);
                 if 2 * part > rest {
                     break; // removals are in increasing order: the rest only shrinks
+                }
+                if unequal && 2 * part == rest {
+                    continue;
                 }
                 let option = values[part] ^ values[rest - part];
                 steps += 1;

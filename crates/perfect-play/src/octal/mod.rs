@@ -17,14 +17,14 @@ pub mod code;
 pub mod grundy;
 pub mod periodicity;
 
-pub use code::{CodeError, OctalCode};
+pub use code::{CodeError, OctalCode, Parts};
 
 use crate::game::{Ending, Game, Transition};
 use crate::period::Period;
 use crate::player::Outcome;
 use grundy::{GrundyMethod, Naive, RareCommon};
 use num_bigint::BigUint;
-use num_traits::ToPrimitive;
+use num_traits::{ToPrimitive, Zero};
 use serde::Serialize;
 use thiserror::Error;
 
@@ -47,6 +47,25 @@ pub enum OctalError {
     /// `--upto` past what the engine stores.
     #[error("--upto {0} is too large: values up to {MAX_UPTO} heaps can be computed")]
     UptoTooLarge(u64),
+    /// A hexadecimal code's three-way splits past what a run may examine.
+    #[error(
+        "--upto {upto} means examining about {splits:.1e} three-way splits (time cubic in the heap); at most {limit:.1e} are examined in one run: use --upto {largest} or less",
+        splits = *.splits as f64,
+        limit = *.limit as f64
+    )]
+    TooMuchWork {
+        /// The heaps asked for.
+        upto: u64,
+        /// Three-way splits that would be examined.
+        splits: u64,
+        /// The most examined in one run.
+        limit: u64,
+        /// The largest `upto` within the limit.
+        largest: u64,
+    },
+    /// A Grundy value past the two bytes a value is stored in.
+    #[error("a Grundy value reached 65535 below heap {0}, past the two bytes a value is stored in")]
+    ValuesTooLarge(usize),
     /// Misère search past its limit.
     #[error(
         "misère play of these heaps needs more than {0} positions of exact search; try smaller heaps"
@@ -56,6 +75,40 @@ pub enum OctalError {
 
 /// The largest `upto` accepted (two bytes a value: 2 GiB).
 pub const MAX_UPTO: u64 = 1 << 30;
+
+/// Three-way splits (hexadecimal digits) examined at most in one computation: about
+/// a minute here (0.3F to heap 4000, 1.8e9 splits, takes 3.2 s).
+pub const MAX_THREE_WAY_SPLITS: f64 = 3e10;
+
+/// About how many three-way splits computing heaps `0..=upto` examines: a rest of `r` tokens
+/// has about `r^2 / 12` splits into three heaps.
+#[must_use]
+pub fn three_way_splits(code: &OctalCode, upto: u64) -> f64 {
+    let upto = upto as f64;
+    code.removals_with(8)
+        .iter()
+        .map(|&k| {
+            let r = (upto - k as f64).max(0.0);
+            r * (r + 1.0) * (2.0 * r + 1.0) / 72.0
+        })
+        .sum()
+}
+
+/// The largest `upto` whose three-way splits stay within [`MAX_THREE_WAY_SPLITS`] (capped at
+/// [`MAX_UPTO`]).
+#[must_use]
+pub fn largest_upto(code: &OctalCode) -> u64 {
+    let (mut low, mut high) = (0u64, MAX_UPTO);
+    while low < high {
+        let mid = low + (high - low).div_ceil(2);
+        if three_way_splits(code, mid) <= MAX_THREE_WAY_SPLITS {
+            low = mid;
+        } else {
+            high = mid - 1;
+        }
+    }
+    low
+}
 
 /// How to compute Grundy values.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -117,11 +170,20 @@ impl GrundySequence {
         if options.upto > MAX_UPTO {
             return Err(OctalError::UptoTooLarge(options.upto));
         }
+        let splits = three_way_splits(code, options.upto);
+        if splits > MAX_THREE_WAY_SPLITS {
+            return Err(OctalError::TooMuchWork {
+                upto: options.upto,
+                splits: splits as u64,
+                limit: MAX_THREE_WAY_SPLITS as u64,
+                largest: largest_upto(code),
+            });
+        }
         let (values, period) = match options.method {
             Method::Naive => run(Naive::new(code), code, options, on_progress),
             Method::Auto => run(RareCommon::adaptive(code), code, options, on_progress),
             Method::RareCommon => run(RareCommon::new(code), code, options, on_progress),
-        };
+        }?;
         Ok(GrundySequence {
             code: code.clone(),
             values,
@@ -163,12 +225,12 @@ fn run<M: GrundyMethod>(
     code: &OctalCode,
     options: &Options,
     on_progress: &dyn Fn(u64, u64),
-) -> (Vec<u16>, Option<Period>) {
-    let mut tracker = periodicity::PeriodTracker::new(code.largest_removal());
+) -> Result<(Vec<u16>, Option<Period>), OctalError> {
+    let mut tracker = periodicity::PeriodTracker::new(code.largest_removal(), code.most_parts());
     let mut period = None;
     for n in 0..=options.upto {
         method.step();
-        if period.is_none() {
+        if period.is_none() && !code.restricts_parts() {
             period = tracker.push(method.values());
             if period.is_some() && !options.full {
                 break;
@@ -179,8 +241,11 @@ fn run<M: GrundyMethod>(
         }
     }
     on_progress(options.upto, options.upto);
+    if method.overflowed() {
+        return Err(OctalError::ValuesTooLarge(method.values().len()));
+    }
     let values = method.values().to_vec();
-    (values, period)
+    Ok((values, period))
 }
 
 /// A move in a sum of heaps: from heap `heap` (0-based) take `take` tokens, leaving `leaves`
@@ -234,7 +299,7 @@ pub const MAX_LISTED_MOVES: usize = 100;
 const DIRECT_SPLITS: u64 = 1 << 22;
 
 /// Every move from a heap of `n`, as (tokens taken, heaps left), while `keep` returns true.
-/// Splits of a huge heap are enumerated only while the smaller part stays below `part_limit`.
+/// Splits of a huge heap are enumerated only while the smallest part stays below `part_limit`.
 fn each_move(
     code: &OctalCode,
     n: &BigUint,
@@ -243,6 +308,7 @@ fn each_move(
 ) {
     for k in 0..=code.largest_removal() {
         let d = code.digit(k);
+        let parts = code.parts(k);
         let kb = BigUint::from(k);
         if d & 1 != 0 && k > 0 && *n == kb && !keep(k, Vec::new()) {
             return;
@@ -260,12 +326,32 @@ fn each_move(
             for a in 1..=last {
                 let a = BigUint::from(a);
                 let b = &rest - &a;
-                if !keep(k, vec![a, b]) {
+                if (parts == Parts::Any || a != b) && !keep(k, vec![a, b]) {
+                    return;
+                }
+            }
+        }
+        if d & 8 != 0
+            && rest >= BigUint::from(3u8)
+            && let Some(r) = rest.to_u64()
+        {
+            // Three heaps: only for heaps whose splits can be listed (the callers bound them).
+            for (a, b, c) in three_way(r, parts) {
+                if !keep(k, vec![a.into(), b.into(), c.into()]) {
                     return;
                 }
             }
         }
     }
+}
+
+/// The splits of `rest` into three heaps `a <= b <= c` that `parts` allows, smallest parts first.
+fn three_way(rest: u64, parts: Parts) -> impl Iterator<Item = (u64, u64, u64)> {
+    (1..=rest / 3).flat_map(move |a| {
+        (a..=(rest - a) / 2)
+            .map(move |b| (a, b, rest - a - b))
+            .filter(move |&(a, b, c)| parts.allows_three(a as usize, b as usize, c as usize))
+    })
 }
 
 /// Normal play on a sum of heaps: Grundy values, nim-sum, the winning moves and their number.
@@ -339,21 +425,46 @@ fn moves_to_value(
             list(k, vec![rest.clone()]);
         }
         if d & 4 != 0 && rest >= BigUint::from(2u8) {
-            total += splits_to_value(seq, &rest, target, &mut |a, b| list(k, vec![a, b]))?;
+            let unequal = code.parts(k) != Parts::Any;
+            total += splits_to_value(seq, &rest, target, unequal, &mut |a, b| {
+                list(k, vec![a, b]);
+            })?;
+        }
+        if d & 8 != 0 && rest >= BigUint::from(3u8) {
+            let r = rest
+                .to_u64()
+                .filter(|&r| r < seq.values.len() as u64)
+                .ok_or_else(|| OctalError::HeapBeyond {
+                    heap: rest.to_string(),
+                    computed: seq.values.len(),
+                })?;
+            let g = |x: u64| seq.values[x as usize];
+            for (a, b, c) in three_way(r, code.parts(k)) {
+                if g(a) ^ g(b) ^ g(c) == target {
+                    total += 1u8;
+                    list(k, vec![a.into(), b.into(), c.into()]);
+                }
+            }
         }
     }
     Ok(total)
 }
 
-/// How many splits `a + b = rest` (`1 <= a <= b`) have `g(a) ^ g(b) == target`, listing the
-/// first [`MAX_LISTED_MOVES`] with the smaller part first.
+/// How many splits `a + b = rest` (`1 <= a <= b`, `a < b` if `unequal`) have
+/// `g(a) ^ g(b) == target`, listing the first [`MAX_LISTED_MOVES`] with the smaller part first.
 fn splits_to_value(
     seq: &GrundySequence,
     rest: &BigUint,
     target: u16,
+    unequal: bool,
     list: &mut dyn FnMut(BigUint, BigUint),
 ) -> Result<BigUint, OctalError> {
-    let half = rest / 2u8;
+    let even = (rest % 2u8).is_zero();
+    let half = if unequal && even {
+        rest / 2u8 - 1u8
+    } else {
+        rest / 2u8
+    };
     if let Some(half) = half.to_u64().filter(|&h| h <= DIRECT_SPLITS)
         && let Some(rest) = rest.to_u64()
     {
@@ -422,7 +533,7 @@ fn splits_to_value(
 }
 
 /// A sum of heaps as a [`Game`]: positions are sorted heap sizes without heaps that have no
-/// move; moves are (heap index in that order, tokens taken, smaller part of a split or 0).
+/// move; a move is (heap index in that order, tokens taken, the heaps left).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OctalSum {
     /// The game.
@@ -435,12 +546,17 @@ impl OctalSum {
     /// Whether a heap of `h` has any move.
     #[must_use]
     pub fn has_move(&self, h: u32) -> bool {
-        let h = h as usize;
-        (0..=self.code.largest_removal()).any(|k| {
-            let d = self.code.digit(k);
+        let h = u64::from(h);
+        (0..=self.code.largest_removal() as u64).any(|k| {
+            let d = self.code.digit(k as usize);
+            let parts = self.code.parts(k as usize);
+            let rest = h.saturating_sub(k);
             (d & 1 != 0 && k > 0 && h == k)
                 || (d & 2 != 0 && k > 0 && h > k)
-                || (d & 4 != 0 && h >= k + 2)
+                || (d & 4 != 0
+                    && h > k
+                    && (1..=rest / 2).any(|a| parts.allows_two(a as usize, (rest - a) as usize)))
+                || (d & 8 != 0 && h > k && three_way(rest, parts).next().is_some())
         })
     }
 
@@ -455,46 +571,40 @@ impl OctalSum {
 
 impl Game for OctalSum {
     type Position = Vec<u32>;
-    type Move = (usize, usize, u32);
+    type Move = (usize, usize, Vec<u32>);
 
     fn start(&self) -> Vec<u32> {
         Vec::new()
     }
 
-    fn moves(&self, heaps: &Vec<u32>) -> Vec<(usize, usize, u32)> {
+    fn moves(&self, heaps: &Vec<u32>) -> Vec<(usize, usize, Vec<u32>)> {
         let mut moves = Vec::new();
         for (i, &h) in heaps.iter().enumerate() {
             if i > 0 && heaps[i - 1] == h {
-                continue;
+                continue; // the same positions as moving in the equal heap before
             }
-            let hu = h as usize;
-            for k in 0..=self.code.largest_removal().min(hu) {
-                let d = self.code.digit(k);
-                if d & 1 != 0 && k > 0 && hu == k {
-                    moves.push((i, k, 0));
-                }
-                if d & 2 != 0 && k > 0 && hu > k {
-                    moves.push((i, k, 0));
-                }
-                if d & 4 != 0 && hu >= k + 2 {
-                    for a in 1..=((hu - k) / 2) as u32 {
-                        moves.push((i, k, a));
-                    }
-                }
-            }
+            each_move(
+                &self.code,
+                &BigUint::from(h),
+                u64::from(h),
+                &mut |k, leaves| {
+                    let leaves = leaves.iter().filter_map(ToPrimitive::to_u32).collect();
+                    moves.push((i, k, leaves));
+                    true
+                },
+            );
         }
-        moves.dedup();
         moves
     }
 
-    fn play(&self, heaps: &Vec<u32>, &(i, k, a): &(usize, usize, u32)) -> Transition<Vec<u32>> {
+    fn play(
+        &self,
+        heaps: &Vec<u32>,
+        (i, _, leaves): &(usize, usize, Vec<u32>),
+    ) -> Transition<Vec<u32>> {
         let mut next = heaps.clone();
-        let rest = next.swap_remove(i) - k as u32;
-        if a > 0 {
-            next.extend([a, rest - a]);
-        } else if rest > 0 {
-            next.push(rest);
-        }
+        next.swap_remove(*i);
+        next.extend(leaves);
         Transition::to(self.canonical(next))
     }
 

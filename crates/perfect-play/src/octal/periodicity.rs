@@ -1,6 +1,8 @@
 //! Proven periods of octal Grundy sequences, by the Guy-Smith bound: if
 //! `g(n + p) = g(n)` for every `n0 <= n < 2 n0 + p + t` (`t` the largest number of tokens a move
-//! removes), then for every `n >= n0`.
+//! removes), then for every `n >= n0`. For hexadecimal codes, whose moves may leave three
+//! heaps, the same argument pairs each split with the one whose largest part (at least a third
+//! of the rest) is `p` longer, which needs the check up to `3 n0 + 2p + t`.
 //!
 //! Candidates come from repeated windows of recent values, by two detectors: distinguished
 //! points (the fingerprints of about one window in 16 are remembered, which finds a long
@@ -28,6 +30,8 @@ struct Candidate {
 /// Watches a growing sequence for a proven period.
 pub struct PeriodTracker {
     largest_removal: usize,
+    /// 2, or 3 when a move may leave three heaps: the factor on `n0 + p` in the proof bound.
+    parts: usize,
     hash: u64,
     top: u64,
     seen: FxHashMap<u64, usize>,
@@ -37,11 +41,13 @@ pub struct PeriodTracker {
 }
 
 impl PeriodTracker {
-    /// A tracker for a game whose moves remove at most `largest_removal` tokens.
+    /// A tracker for a game whose moves remove at most `largest_removal` tokens and leave at
+    /// most `most_parts` heaps.
     #[must_use]
-    pub fn new(largest_removal: usize) -> PeriodTracker {
+    pub fn new(largest_removal: usize, most_parts: usize) -> PeriodTracker {
         PeriodTracker {
             largest_removal,
+            parts: most_parts.max(2),
             hash: 0,
             top: BASE.wrapping_pow(WINDOW as u32 - 1),
             seen: FxHashMap::default(),
@@ -84,7 +90,7 @@ impl PeriodTracker {
         let proven = self
             .candidates
             .iter()
-            .find(|c| n + 1 >= 2 * c.preperiod + 2 * c.period + t)?;
+            .find(|c| n + 1 >= self.parts * (c.preperiod + c.period) + t)?;
         Some(minimal(values, proven.preperiod, proven.period))
     }
 }

@@ -433,3 +433,229 @@ fn misere_search_refuses_a_huge_heap_at_once() {
     assert_eq!(result, Err(OctalError::MisereTooLarge(5_000_000)));
     assert!(start.elapsed() < std::time::Duration::from_secs(1));
 }
+
+/// The rows of CGSuite's take-and-break table: (code, options of heap 20, values 0..=20).
+fn cgsuite_rows() -> Vec<(String, usize, Vec<u16>)> {
+    let text = include_str!("../../tests/reference/cgsuite_heap_tests.txt");
+    let table = text
+        .split("[TakeAndBreak rulesets]")
+        .nth(1)
+        .and_then(|t| t.split("\n\n").next())
+        .unwrap();
+    table
+        .lines()
+        .skip(1)
+        .filter(|l| !l.contains('[') || l.contains("4!.0") || l.contains("0.3F"))
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split(" | ").collect();
+            let code = f.get(1)?.trim();
+            code.parse::<OctalCode>().ok()?;
+            let values = f[3].split(',').map(|v| v.parse().unwrap()).collect();
+            Some((code.to_string(), f[2].trim().parse().unwrap(), values))
+        })
+        .collect()
+}
+
+/// The definition over [`each_move`], an oracle independent of the two methods' split loops.
+fn values_by_definition(code: &OctalCode, upto: u32) -> Vec<u16> {
+    let mut values: Vec<u16> = Vec::new();
+    for n in 0..=upto {
+        let mut options = std::collections::BTreeSet::new();
+        each_move(code, &BigUint::from(n), u64::from(n), &mut |_, leaves| {
+            options.insert(
+                leaves
+                    .iter()
+                    .map(|h| values[h.to_usize().unwrap()])
+                    .fold(0, |a, v| a ^ v),
+            );
+            true
+        });
+        values.push((0..).find(|v| !options.contains(v)).unwrap());
+    }
+    values
+}
+
+#[test]
+fn cgsuite_values_of_grundys_game_and_the_hexadecimal_code_0_3f() {
+    let rows = cgsuite_rows();
+    let names: Vec<&str> = rows.iter().map(|r| r.0.as_str()).collect();
+    assert!(
+        names.contains(&"4!.0") && names.contains(&"0.3F"),
+        "{names:?}"
+    );
+    for (text, options_of_20, values) in rows {
+        let c = code(&text);
+        for method in [Method::Naive, Method::RareCommon, Method::Auto] {
+            let seq = GrundySequence::compute(&c, &full(20, method), &|_, _| {}).unwrap();
+            assert_eq!(seq.values, values, "{text} {method:?}");
+        }
+        assert_eq!(values_by_definition(&c, 20), values, "{text}");
+        let mut count = 0;
+        each_move(&c, &BigUint::from(20u8), 20, &mut |_, _| {
+            count += 1;
+            true
+        });
+        assert_eq!(count, options_of_20, "{text}");
+    }
+}
+
+#[test]
+fn cgsuite_move_lists_of_hexadecimal_and_restricted_codes() {
+    let text = include_str!("../../tests/reference/cgsuite_heap_tests.txt");
+    let table = text.split("[Move generation").nth(1).unwrap();
+    let mut checked = 0;
+    for line in table.lines().skip(1) {
+        let f: Vec<&str> = line.split(" | ").collect();
+        let Some(Ok(c)) = f.first().map(|t| t.trim().parse::<OctalCode>()) else {
+            continue; // CGSuite's repeating and coin-turning notations are not codes here
+        };
+        let n: u64 = f[1].trim().parse().unwrap();
+        let mut expected: Vec<Vec<u64>> = f[2]
+            .split("  ")
+            .map(|o| {
+                if o.trim() == "-" {
+                    Vec::new()
+                } else {
+                    o.split(',').map(|h| h.trim().parse().unwrap()).collect()
+                }
+            })
+            .collect();
+        let mut listed = Vec::new();
+        each_move(&c, &BigUint::from(n), n, &mut |_, leaves| {
+            listed.push(
+                leaves
+                    .iter()
+                    .map(|h| h.to_u64().unwrap())
+                    .collect::<Vec<_>>(),
+            );
+            true
+        });
+        expected.sort();
+        listed.sort();
+        listed.dedup();
+        assert_eq!(listed, expected, "{}", f[0]);
+        checked += 1;
+    }
+    assert!(checked >= 9, "{checked} move lists checked");
+}
+
+fn hexadecimal_codes() -> impl Strategy<Value = String> {
+    (
+        prop::sample::select(vec!["0", "4", "8", "C"]),
+        prop::collection::vec(
+            (0u8..16, prop::sample::select(vec!["", "", "!", "?"])),
+            1..=3,
+        ),
+        prop::sample::select(vec!["", "!", "?"]),
+    )
+        .prop_map(|(lead, digits, lead_parts)| {
+            let lead_parts = if lead == "0" { "" } else { lead_parts };
+            let tail: String = digits
+                .iter()
+                .map(|&(d, m)| format!("{d:X}{}", if d & 12 == 0 { "" } else { m }))
+                .collect();
+            format!("{lead}{lead_parts}.{tail}")
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn both_methods_follow_the_definition_on_hexadecimal_and_restricted_codes(text in hexadecimal_codes()) {
+        let Ok(c) = text.parse::<OctalCode>() else {
+            return Ok(()); // no move at all
+        };
+        let expected = values_by_definition(&c, 70);
+        for method in [Method::Naive, Method::RareCommon, Method::Auto] {
+            let seq = GrundySequence::compute(&c, &full(70, method), &|_, _| {}).unwrap();
+            prop_assert_eq!(&seq.values, &expected, "{} {:?}", text, method);
+        }
+    }
+}
+
+#[test]
+fn hexadecimal_sums_agree_with_the_generic_solver() {
+    for game in ["0.3F", "0.F", "4!.0", "0.3F!", "8.1", "0.7?", "C.0"] {
+        let c = code(game);
+        let s = sequence(game, &full(30, Method::Naive));
+        let sum_game = OctalSum {
+            code: c.clone(),
+            misere: false,
+        };
+        let mut solver = Solver::new(sum_game.clone());
+        for a in 0..10u32 {
+            for b in 0..10u32 {
+                let heaps = [a, b];
+                let big: Vec<BigUint> = heaps.iter().map(|&h| BigUint::from(h)).collect();
+                let sum = analyse_sum(&s, &big).unwrap();
+                let by_search = solver.value(&sum_game.canonical(heaps.to_vec()));
+                assert_eq!(
+                    sum.first_player_wins,
+                    by_search.outcome() == Outcome::Win,
+                    "{game} {heaps:?}"
+                );
+                let mut losing_replies = 0;
+                for m in &sum.winning_moves {
+                    let mut after = heaps.to_vec();
+                    after.remove(m.heap);
+                    after.extend(m.leaves.iter().map(|l| l.to_u32().unwrap()));
+                    let v = solver.value(&sum_game.canonical(after));
+                    assert_eq!(v.outcome(), Outcome::Loss, "{game} {heaps:?} {m:?}");
+                    losing_replies += 1;
+                }
+                assert_eq!(
+                    BigUint::from(losing_replies as u32),
+                    sum.winning_moves_total
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn grundys_game_has_no_claimed_period_and_its_published_values() {
+    // OEIS A002188 (Sprague-Grundy values for Grundy's game), heaps 0..=104.
+    let published = [
+        0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0, 4, 3, 0, 4, 3, 0, 4, 1, 2,
+        3, 1, 2, 4, 1, 2, 4, 1, 2, 4, 1, 5, 4, 1, 5, 4, 1, 5, 4, 1, 0, 2, 1, 0, 2, 1, 5, 2, 1, 3,
+        2, 1, 3, 2, 4, 3, 2, 4, 3, 2, 4, 3, 2, 4, 3, 2, 4, 3, 2, 4, 5, 2, 4, 5, 2, 4, 3, 7, 4, 3,
+        7, 4, 3, 7, 4, 3, 5, 2, 3, 5, 2, 3, 5, 2, 3,
+    ];
+    for method in [Method::Naive, Method::RareCommon, Method::Auto] {
+        let seq =
+            GrundySequence::compute(&OctalCode::grundys_game(), &full(104, method), &|_, _| {})
+                .unwrap();
+        assert_eq!(seq.values, published, "{method:?}");
+    }
+    // A restriction on the parts voids the periodicity theorem: nothing is claimed.
+    let longer = sequence(
+        "4!.0",
+        &Options {
+            upto: 5000,
+            full: false,
+            method: Method::Auto,
+        },
+    );
+    assert_eq!(longer.period, None);
+    assert_eq!(longer.values.len(), 5001);
+}
+
+#[test]
+fn three_way_work_is_refused_up_front_with_the_largest_upto() {
+    let c = code("0.3F");
+    let largest = largest_upto(&c);
+    assert!(three_way_splits(&c, largest) <= MAX_THREE_WAY_SPLITS);
+    assert!(three_way_splits(&c, largest + 1) > MAX_THREE_WAY_SPLITS);
+    let err = GrundySequence::compute(&c, &full(1 << 20, Method::Auto), &|_, _| {}).unwrap_err();
+    assert!(
+        matches!(err, OctalError::TooMuchWork { largest: l, .. } if l == largest),
+        "{err}"
+    );
+    assert!(
+        err.to_string()
+            .contains(&format!("--upto {largest} or less"))
+    );
+    // Octal codes have no three-way splits: no such limit.
+    assert_eq!(largest_upto(&code("0.77")), MAX_UPTO);
+}
