@@ -392,6 +392,31 @@ pub fn analyse_sum(seq: &GrundySequence, heaps: &[BigUint]) -> Result<SumAnalysi
     })
 }
 
+/// How many moves from a heap of `n` leave Grundy value `target`; `list` sees each as
+/// (tokens taken, heaps left), the first [`MAX_LISTED_MOVES`] splits of each removal at most.
+///
+/// # Errors
+/// [`OctalError::HeapBeyond`] for heaps past the computed values without a proven period.
+pub fn moves_to(
+    seq: &GrundySequence,
+    n: &BigUint,
+    target: u16,
+    list: &mut dyn FnMut(usize, Vec<BigUint>),
+) -> Result<BigUint, OctalError> {
+    moves_to_value(seq, n, target, list)
+}
+
+/// Every move from a heap of `h`: (tokens taken, heaps left).
+#[must_use]
+pub fn moves_of(code: &OctalCode, h: u32) -> Vec<(usize, Vec<u32>)> {
+    let mut moves = Vec::new();
+    each_move(code, &BigUint::from(h), u64::from(h), &mut |k, leaves| {
+        moves.push((k, leaves.iter().filter_map(ToPrimitive::to_u32).collect()));
+        true
+    });
+    moves
+}
+
 fn value_or_beyond(seq: &GrundySequence, h: &BigUint) -> Result<u16, OctalError> {
     seq.value_of(h).ok_or_else(|| OctalError::HeapBeyond {
         heap: h.to_string(),
@@ -704,7 +729,7 @@ const LARGEST_SEARCHED_HEAP: u32 = 400;
 /// How many multisets of positive heaps hold at most `n` tokens in all: p(0) + ... + p(n),
 /// or `u128::MAX` past [`LARGEST_SEARCHED_HEAP`] (the count takes time quadratic in `n`, so a
 /// heap of millions must not be counted).
-fn partitions_up_to(n: u32) -> u128 {
+pub(crate) fn partitions_up_to(n: u32) -> u128 {
     if n > LARGEST_SEARCHED_HEAP {
         return u128::MAX;
     }

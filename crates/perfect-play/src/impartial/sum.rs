@@ -1,0 +1,561 @@
+//! Sums of heap games: normal play by the nim-sum, misère play by exact search.
+
+use super::{HeapGame, ImpartialError, Limits, SetRule, Values};
+use crate::game::{Ending, Game, Transition};
+use crate::octal;
+use crate::player::Outcome;
+use num_bigint::BigUint;
+use num_traits::{ToPrimitive, Zero};
+use std::collections::HashMap;
+use std::str::FromStr;
+
+/// One heap of one game: `GAME:HEAP` on the command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Component {
+    /// The game.
+    pub game: HeapGame,
+    /// The heap.
+    pub heap: BigUint,
+}
+
+impl FromStr for Component {
+    type Err = ImpartialError;
+
+    fn from_str(text: &str) -> Result<Component, ImpartialError> {
+        let t = text.trim();
+        let (game, heap) = t
+            .rsplit_once(':')
+            .ok_or_else(|| ImpartialError::Component(crate::parse::shorten(t)))?;
+        let game: HeapGame = game.parse()?;
+        let heap = crate::parse::natural(heap).map_err(|e| ImpartialError::Heap {
+            component: crate::parse::shorten(t),
+            reason: e.to_string(),
+        })?;
+        Ok(Component { game, heap })
+    }
+}
+
+/// A winning move in a sum.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ComponentMove {
+    /// Which component, 1-based.
+    pub component: usize,
+    /// Tokens removed.
+    pub take: BigUint,
+    /// The heaps left in its place.
+    pub leaves: Vec<BigUint>,
+}
+
+impl ComponentMove {
+    /// The move in words: "take 3", "take 2 and split the rest into 1 and 6".
+    #[must_use]
+    pub fn describe(&self) -> String {
+        let parts: Vec<String> = self.leaves.iter().map(BigUint::to_string).collect();
+        match (self.take.is_zero(), parts.len()) {
+            (_, 0 | 1) => format!("take {}", self.take),
+            (true, _) => format!("split into {}", join_and(&parts)),
+            (false, _) => format!(
+                "take {} and split the rest into {}",
+                self.take,
+                join_and(&parts)
+            ),
+        }
+    }
+}
+
+fn join_and(parts: &[String]) -> String {
+    match parts {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// Normal play on a sum.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SumAnalysis {
+    /// Each component's Grundy value.
+    pub values: Vec<BigUint>,
+    /// Their XOR.
+    pub nim_sum: BigUint,
+    /// Whether the player to move wins.
+    pub first_player_wins: bool,
+    /// The first winning moves ([`MAX_LISTED`] at most), components in order.
+    pub winning_moves: Vec<ComponentMove>,
+    /// How many winning moves there are: one per distinct resulting position (equal
+    /// components give the same positions and are counted once, a split once).
+    pub winning_moves_total: BigUint,
+    /// Which component to play in and why, in one sentence.
+    pub explanation: String,
+    /// Heaps computed for each game of the sum, in order of first appearance.
+    pub values_computed: Vec<(String, u64)>,
+}
+
+/// Most winning moves listed.
+pub const MAX_LISTED: usize = 100;
+
+/// Heaps of a take-and-break code computed for a sum when its heaps are larger (the values
+/// beyond come from the period, if one is proven by then).
+const TAKE_BREAK_TABLE: u64 = 1 << 20;
+
+/// Heaps of a rule set computed to look for a period when a heap is past the work limit.
+const PERIOD_PROBE: u64 = 1 << 12;
+
+/// The values each game of the sum needs, one table per distinct game.
+fn tables(
+    components: &[Component],
+    limits: &Limits,
+    on_progress: &dyn Fn(u64, u64),
+) -> Result<HashMap<HeapGame, Values>, ImpartialError> {
+    let mut tables: HashMap<HeapGame, Values> = HashMap::new();
+    for c in components {
+        if tables.contains_key(&c.game) {
+            continue;
+        }
+        let largest = components
+            .iter()
+            .filter(|o| o.game == c.game)
+            .map(|o| o.heap.to_u64().unwrap_or(u64::MAX))
+            .max()
+            .unwrap_or(0);
+        let table = match &c.game {
+            HeapGame::Nim | HeapGame::Subtraction(_) => {
+                Values::compute(&c.game, 0, limits, on_progress)?
+            }
+            HeapGame::Rule(rule) if rule.formula().is_some() => {
+                Values::compute(&c.game, 0, limits, on_progress)?
+            }
+            HeapGame::TakeBreak(code) => {
+                let upto = largest
+                    .clamp(64, TAKE_BREAK_TABLE)
+                    .min(octal::largest_upto(code));
+                Values::compute_inner(&c.game, upto, false, limits, on_progress)?
+            }
+            HeapGame::Rule(rule) => {
+                let fits =
+                    largest < limits.max_values && rule.work(largest) <= limits.max_work as f64;
+                let upto = if fits { largest } else { PERIOD_PROBE };
+                Values::compute(&c.game, upto, limits, on_progress)?
+            }
+        };
+        tables.insert(c.game.clone(), table);
+    }
+    Ok(tables)
+}
+
+fn value_of(table: &Values, c: &Component, limits: &Limits) -> Result<BigUint, ImpartialError> {
+    table.value(&c.heap).ok_or_else(|| {
+        let (limit, why) = match &c.game {
+            HeapGame::Rule(rule) => {
+                let mut n = 1u64;
+                while n < limits.max_values && rule.work(n * 2) <= limits.max_work as f64 {
+                    n *= 2;
+                }
+                (
+                    n,
+                    format!("about {:.0e} option checks at most", limits.max_work as f64),
+                )
+            }
+            HeapGame::TakeBreak(code) => (
+                TAKE_BREAK_TABLE.min(octal::largest_upto(code)),
+                "the values a sum computes; `perfect-play values` goes further".into(),
+            ),
+            _ => (table.values.len() as u64, "the table".into()),
+        };
+        ImpartialError::HeapTooLarge {
+            game: c.game.to_string(),
+            heap: c.heap.to_string(),
+            limit,
+            why,
+        }
+    })
+}
+
+/// Normal play on a sum: each value, the nim-sum, the winning moves and their number.
+///
+/// # Errors
+/// [`ImpartialError::Empty`] for no component; refusals of tables past `limits`; a heap past
+/// its table without a period or formula.
+pub fn analyse_sum(
+    components: &[Component],
+    limits: &Limits,
+) -> Result<SumAnalysis, ImpartialError> {
+    analyse_sum_with_progress(components, limits, &|_, _| {})
+}
+
+/// As [`analyse_sum`], reporting the tables' progress as (done, total).
+///
+/// # Errors
+/// As [`analyse_sum`].
+pub fn analyse_sum_with_progress(
+    components: &[Component],
+    limits: &Limits,
+    on_progress: &dyn Fn(u64, u64),
+) -> Result<SumAnalysis, ImpartialError> {
+    if components.is_empty() {
+        return Err(ImpartialError::Empty);
+    }
+    let tables = tables(components, limits, on_progress)?;
+    let values = components
+        .iter()
+        .map(|c| value_of(&tables[&c.game], c, limits))
+        .collect::<Result<Vec<_>, _>>()?;
+    let nim_sum = values.iter().fold(BigUint::ZERO, |a, v| a ^ v);
+    let mut winning_moves = Vec::new();
+    let mut total = BigUint::ZERO;
+    if !nim_sum.is_zero() {
+        for (i, c) in components.iter().enumerate() {
+            if components[..i].contains(c) {
+                continue; // the same positions as moving in the earlier equal component
+            }
+            let target = &values[i] ^ &nim_sum;
+            let mut list = |take: BigUint, leaves: Vec<BigUint>| {
+                if winning_moves.len() < MAX_LISTED {
+                    winning_moves.push(ComponentMove {
+                        component: i + 1,
+                        take,
+                        leaves,
+                    });
+                }
+            };
+            total += moves_to_value(&tables[&c.game], &c.heap, &target, &mut list)?;
+        }
+    }
+    let first_player_wins = !nim_sum.is_zero();
+    let explanation = explain(components, &values, &nim_sum, winning_moves.first());
+    let mut values_computed = Vec::new();
+    for c in components {
+        let name = c.game.to_string();
+        if !values_computed.iter().any(|(n, _)| *n == name) {
+            values_computed.push((name, tables[&c.game].values_computed));
+        }
+    }
+    Ok(SumAnalysis {
+        values,
+        nim_sum,
+        first_player_wins,
+        winning_moves,
+        winning_moves_total: total,
+        explanation,
+        values_computed,
+    })
+}
+
+fn explain(
+    components: &[Component],
+    values: &[BigUint],
+    nim_sum: &BigUint,
+    first: Option<&ComponentMove>,
+) -> String {
+    match first {
+        None => format!(
+            "The nim-sum of the values is {nim_sum}: every move changes exactly one value and so makes it non-zero, and the opponent can always restore 0, so the player to move loses."
+        ),
+        Some(m) => {
+            let i = m.component - 1;
+            let target = &values[i] ^ nim_sum;
+            format!(
+                "The nim-sum is {nim_sum}, not 0: play in component {} ({}:{}, value {}) and {}, which leaves value {target} there and nim-sum 0.",
+                m.component,
+                components[i].game,
+                components[i].heap,
+                values[i],
+                m.describe()
+            )
+        }
+    }
+}
+
+/// How many moves from `heap` leave Grundy value `target` (one per distinct position);
+/// `list` sees them in order, the first few of each kind at least.
+fn moves_to_value(
+    table: &Values,
+    heap: &BigUint,
+    target: &BigUint,
+    list: &mut dyn FnMut(BigUint, Vec<BigUint>),
+) -> Result<BigUint, ImpartialError> {
+    let value = |n: &BigUint| table.value(n);
+    let mut total = BigUint::ZERO;
+    let mut one = |take: BigUint, leaves: Vec<BigUint>, total: &mut BigUint| {
+        *total += 1u8;
+        list(take, leaves);
+    };
+    match &table.game {
+        HeapGame::Nim => {
+            if target < heap {
+                one(heap - target, leaves_of(target), &mut total);
+            }
+        }
+        HeapGame::TakeBreak(_) => {
+            let seq = table
+                .take_break
+                .as_ref()
+                .expect("take-and-break tables keep their sequence");
+            let Some(t) = target.to_u16() else {
+                return Ok(total);
+            };
+            total = octal::moves_to(seq, heap, t, &mut |k, leaves| list(k.into(), leaves))?;
+        }
+        HeapGame::Subtraction(set) => {
+            for &s in set.moves() {
+                let s = BigUint::from(s);
+                if s <= *heap {
+                    let rest = heap - &s;
+                    if value(&rest).as_ref() == Some(target) {
+                        one(s, leaves_of(&rest), &mut total);
+                    }
+                }
+            }
+        }
+        HeapGame::Rule(SetRule::AtLeastHalf) => {
+            // Leave m <= heap / 2 with bit length `target`: m in [2^(t-1), 2^t - 1].
+            let half: BigUint = heap >> 1u8;
+            let Some(t) = target.to_u64() else {
+                return Ok(total);
+            };
+            let (low, high) = if t == 0 {
+                (BigUint::ZERO, BigUint::ZERO)
+            } else {
+                (
+                    BigUint::from(1u8) << (t - 1),
+                    (BigUint::from(1u8) << t) - 1u8,
+                )
+            };
+            let high = high.min(half);
+            if low <= high && !heap.is_zero() {
+                total = &high - &low + 1u8;
+                let mut m = low;
+                let mut listed = 0;
+                while m <= high && listed < MAX_LISTED {
+                    list(heap - &m, leaves_of(&m));
+                    m += 1u8;
+                    listed += 1;
+                }
+            }
+        }
+        HeapGame::Rule(SetRule::AtMostHalf) => {
+            for m in super::rule::at_most_half_moves_to(heap, target) {
+                one(heap - &m, leaves_of(&m), &mut total);
+            }
+        }
+        HeapGame::Rule(rule) => {
+            for s in members_up_to(*rule, heap) {
+                let rest = heap - &s;
+                if value(&rest).as_ref() == Some(target) {
+                    one(s, leaves_of(&rest), &mut total);
+                }
+            }
+        }
+    }
+    Ok(total)
+}
+
+/// A heap of `n` as the heaps it leaves: none when empty.
+fn leaves_of(n: &BigUint) -> Vec<BigUint> {
+    if n.is_zero() {
+        Vec::new()
+    } else {
+        vec![n.clone()]
+    }
+}
+
+/// The members of a fixed set up to a heap of any size (the callers have a table or a period
+/// for the heap, so only powers of two reach past `u64`).
+fn members_up_to(rule: SetRule, heap: &BigUint) -> Vec<BigUint> {
+    if let Some(h) = heap.to_u64() {
+        return rule
+            .members_up_to(h)
+            .into_iter()
+            .map(BigUint::from)
+            .collect();
+    }
+    let mut members = Vec::new();
+    if rule == SetRule::PowersOfTwo {
+        let mut p = BigUint::from(1u8);
+        while p <= *heap {
+            members.push(p.clone());
+            p <<= 1u8;
+        }
+    }
+    members
+}
+
+/// A sum as a [`Game`] for exact search: positions are sorted (game index, heap) pairs without
+/// heaps that have no move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SumGame {
+    /// The distinct games of the sum.
+    pub games: Vec<HeapGame>,
+    /// Misère play: the player who cannot move wins.
+    pub misere: bool,
+}
+
+impl SumGame {
+    /// Every move of game `g` from a heap of `h`: (tokens taken, heaps left).
+    #[must_use]
+    pub fn heap_moves(&self, g: usize, h: u32) -> Vec<(u32, Vec<u32>)> {
+        let single = |m: u32| if m == 0 { Vec::new() } else { vec![m] };
+        match &self.games[g] {
+            HeapGame::Nim => (0..h).map(|m| (h - m, single(m))).collect(),
+            HeapGame::TakeBreak(code) => octal::moves_of(code, h)
+                .into_iter()
+                .map(|(k, leaves)| (k as u32, leaves))
+                .collect(),
+            HeapGame::Subtraction(set) => set
+                .moves()
+                .iter()
+                .filter(|&&s| s <= u64::from(h))
+                .map(|&s| (s as u32, single(h - s as u32)))
+                .collect(),
+            HeapGame::Rule(SetRule::AtLeastHalf) if h == 0 => Vec::new(),
+            HeapGame::Rule(SetRule::AtLeastHalf) => {
+                (0..=h / 2).map(|m| (h - m, single(m))).collect()
+            }
+            HeapGame::Rule(SetRule::AtMostHalf) => {
+                (h.div_ceil(2)..h).map(|m| (h - m, single(m))).collect()
+            }
+            HeapGame::Rule(rule) => rule
+                .members_up_to(u64::from(h))
+                .into_iter()
+                .map(|s| (s as u32, single(h - s as u32)))
+                .collect(),
+        }
+    }
+
+    /// The canonical position: heaps with a move, sorted.
+    #[must_use]
+    pub fn canonical(&self, mut heaps: Vec<(usize, u32)>) -> Vec<(usize, u32)> {
+        heaps.retain(|&(g, h)| !self.heap_moves(g, h).is_empty());
+        heaps.sort_unstable();
+        heaps
+    }
+}
+
+impl Game for SumGame {
+    type Position = Vec<(usize, u32)>;
+    /// (index in the position, tokens taken, heaps left).
+    type Move = (usize, u32, Vec<u32>);
+
+    fn start(&self) -> Self::Position {
+        Vec::new()
+    }
+
+    fn moves(&self, heaps: &Self::Position) -> Vec<Self::Move> {
+        let mut moves = Vec::new();
+        for (i, &(g, h)) in heaps.iter().enumerate() {
+            if i > 0 && heaps[i - 1] == (g, h) {
+                continue;
+            }
+            for (take, leaves) in self.heap_moves(g, h) {
+                moves.push((i, take, leaves));
+            }
+        }
+        moves
+    }
+
+    fn play(
+        &self,
+        heaps: &Self::Position,
+        (i, _, leaves): &Self::Move,
+    ) -> Transition<Self::Position> {
+        let mut next = heaps.clone();
+        let (g, _) = next.swap_remove(*i);
+        next.extend(leaves.iter().map(|&l| (g, l)));
+        Transition::to(self.canonical(next))
+    }
+
+    fn no_moves(&self, _: &Self::Position) -> Ending {
+        if self.misere {
+            Ending::Win
+        } else {
+            Ending::Loss
+        }
+    }
+
+    fn position_bytes(&self, heaps: &Self::Position) -> usize {
+        std::mem::size_of_val(heaps.as_slice())
+    }
+}
+
+/// Misère play on a small sum, by exact search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MisereSum {
+    /// Outcome for the player to move.
+    pub outcome: Outcome,
+    /// Every winning move.
+    pub winning_moves: Vec<ComponentMove>,
+    /// Positions searched.
+    pub states: usize,
+}
+
+/// Misère play (whoever moves last loses) on `components`, by exact search.
+///
+/// # Errors
+/// [`ImpartialError::MisereTooLarge`] up front when the positions reachable may pass
+/// `limits.max_misere_states` (or during the search when they do).
+pub fn analyse_misere(
+    components: &[Component],
+    limits: &Limits,
+) -> Result<MisereSum, ImpartialError> {
+    if components.is_empty() {
+        return Err(ImpartialError::Empty);
+    }
+    let too_large = ImpartialError::MisereTooLarge(limits.max_misere_states);
+    let mut games: Vec<HeapGame> = Vec::new();
+    let mut heaps = Vec::new();
+    let mut bound = 1u128;
+    for c in components {
+        let h = c
+            .heap
+            .to_u32()
+            .filter(|&h| h <= 100_000)
+            .ok_or_else(|| too_large.clone())?;
+        let g = games.iter().position(|x| *x == c.game).unwrap_or_else(|| {
+            games.push(c.game.clone());
+            games.len() - 1
+        });
+        // A heap that splits reaches partitions of its tokens; one that does not, its sizes.
+        let reach = match &c.game {
+            HeapGame::TakeBreak(code) if code.splits() => octal::partitions_up_to(h),
+            _ => u128::from(h) + 1,
+        };
+        bound = bound.saturating_mul(reach);
+        heaps.push((g, h));
+    }
+    if bound > limits.max_misere_states as u128 {
+        return Err(too_large);
+    }
+    let game = SumGame {
+        games,
+        misere: true,
+    };
+    let mut solver = crate::Solver::with_limit(game.clone(), limits.max_misere_states);
+    let start = game.canonical(heaps.clone());
+    let value = solver.try_value(&start).map_err(|_| too_large.clone())?;
+    let mut winning_moves = Vec::new();
+    for (i, &(g, h)) in heaps.iter().enumerate() {
+        if heaps[..i].contains(&(g, h)) {
+            continue;
+        }
+        for (take, leaves) in game.heap_moves(g, h) {
+            let mut after = heaps.clone();
+            after.remove(i);
+            after.extend(leaves.iter().map(|&l| (g, l)));
+            let v = solver
+                .try_value(&game.canonical(after))
+                .map_err(|_| too_large.clone())?;
+            if v.outcome() == Outcome::Loss {
+                winning_moves.push(ComponentMove {
+                    component: i + 1,
+                    take: take.into(),
+                    leaves: leaves.into_iter().map(BigUint::from).collect(),
+                });
+            }
+        }
+    }
+    Ok(MisereSum {
+        outcome: value.outcome(),
+        winning_moves,
+        states: solver.states(),
+    })
+}
