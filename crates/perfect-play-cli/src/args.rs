@@ -51,8 +51,52 @@ pub enum Command {
     /// Can I Win: pick unused numbers from 1..=MAX; whoever brings the total to TOTAL wins.
     #[command(name = "can-i-win")]
     CanIWin(CanIWinArgs),
+    /// The Grundy values of any impartial heap game, with the proven period if there is one.
+    Values(ValuesArgs),
+    /// A sum of impartial games (GAME:HEAP each): who wins, and which move, by the nim-sum.
+    Sum(SumArgs),
     /// Print the JSON Schema of a command's --json output (the contract other tools read).
     Schema(SchemaArgs),
+}
+
+/// The games `values` and `sum` accept, for the help texts.
+macro_rules! games_help {
+    () => {
+        "Games: nim; a take-and-break code (octal 0.77, hexadecimal 0.3F, with ! or ? after a digit to make the heaps left differ); grundy (Grundy's game, 4!.0: split a heap into two unequal heaps); subtract=1,3,4 (a finite set); squares, powers-of-two, primes, fibonacci (subtract a member); at-least-half and at-most-half (take at least / at most half the pile; half = at-most-half)."
+    };
+}
+
+/// Arguments of `perfect-play values`.
+#[derive(Debug, Args)]
+#[command(after_help = concat!(
+    games_help!(),
+    "\n\nExamples:\n  perfect-play values grundy --upto 100\n  perfect-play values squares --upto 1000000 --json\n  perfect-play values powers-of-two --upto 30          period 3, proven\n  perfect-play values 0.3F --upto 40"
+))]
+pub struct ValuesArgs {
+    /// The game.
+    #[arg(value_name = "GAME")]
+    pub game: String,
+
+    /// Compute heaps 0..=N.
+    #[arg(long, value_name = "N", value_parser = parse_count)]
+    pub upto: u64,
+}
+
+/// Arguments of `perfect-play sum`.
+#[derive(Debug, Args)]
+#[command(after_help = concat!(
+    "Each COMPONENT is GAME:HEAP. ",
+    games_help!(),
+    "\n\nExamples:\n  perfect-play sum 0.77:10 grundy:12 squares:100 subtract=1,3,4:7 nim:5\n  perfect-play sum powers-of-two:1000000000000000000000 nim:7\n  perfect-play sum nim:3 grundy:9 --misere"
+))]
+pub struct SumArgs {
+    /// The components, GAME:HEAP each.
+    #[arg(required = true, value_name = "COMPONENT")]
+    pub components: Vec<String>,
+
+    /// Misère play: whoever moves last loses (exact search, for small sums).
+    #[arg(long)]
+    pub misere: bool,
 }
 
 /// Arguments of `perfect-play schema`.

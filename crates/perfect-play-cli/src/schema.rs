@@ -2,7 +2,7 @@
 //! live in `crates/perfect-play-cli/schemas/` and are printed by `perfect-play schema COMMAND`.
 
 /// The commands that have a schema, as `perfect-play schema` accepts them.
-pub const COMMANDS: [&str; 9] = [
+pub const COMMANDS: [&str; 11] = [
     "nim",
     "tic-tac-toe",
     "coins",
@@ -10,6 +10,8 @@ pub const COMMANDS: [&str; 9] = [
     "stones",
     "octal",
     "can-i-win",
+    "values",
+    "sum",
     "tour",
     "batch-error",
 ];
@@ -25,6 +27,8 @@ pub fn schema(command: &str) -> Option<&'static str> {
         "stones" => include_str!("../schemas/stones.schema.json"),
         "octal" => include_str!("../schemas/octal.schema.json"),
         "can-i-win" => include_str!("../schemas/can-i-win.schema.json"),
+        "values" => include_str!("../schemas/values.schema.json"),
+        "sum" => include_str!("../schemas/sum.schema.json"),
         "tour" => include_str!("../schemas/tour.schema.json"),
         "batch-error" => include_str!("../schemas/batch-error.schema.json"),
         _ => return None,

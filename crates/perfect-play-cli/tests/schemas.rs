@@ -131,6 +131,33 @@ fn every_command_validates_against_its_schema() {
             &["can-i-win", "--batch"],
             Some("10 11\n20 158\n0 5\n"),
         ),
+        ("values", &["values", "grundy", "--upto", "50"], None),
+        ("values", &["values", "powers-of-two", "--upto", "30"], None),
+        ("values", &["values", "half", "--upto", "30"], None),
+        (
+            "values",
+            &["values", "subtract=1,3,4", "--upto", "30"],
+            None,
+        ),
+        (
+            "sum",
+            &[
+                "sum",
+                "0.77:10",
+                "grundy:12",
+                "squares:100",
+                "subtract=1,3,4:7",
+                "nim:5",
+            ],
+            None,
+        ),
+        ("sum", &["sum", "nim:3", "nim:3"], None),
+        (
+            "sum",
+            &["sum", "powers-of-two:100000000000000000000000", "nim:7"],
+            None,
+        ),
+        ("sum", &["sum", "0.3F:9", "grundy:9", "--misere"], None),
         ("tour", &["tour"], None),
     ];
     for (command, args, input) in cases {

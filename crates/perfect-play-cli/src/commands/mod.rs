@@ -1,6 +1,7 @@
 //! One module per subcommand: each turns its arguments into an [`Output`].
 
 mod can_i_win;
+mod impartial;
 mod nim;
 mod octal;
 mod stones;
@@ -67,6 +68,8 @@ pub fn run(cli: &Cli, io: &mut Io<'_>) -> Result<(), CommandError> {
         Command::Octal(args) => octal::run(args, budget, quiet)?,
         Command::CanIWin(args) if args.batch => return can_i_win::batch(args, budget, io),
         Command::CanIWin(args) => can_i_win::run(args, budget, quiet)?,
+        Command::Values(args) => impartial::values(args, budget, quiet)?,
+        Command::Sum(args) => impartial::sum(args, budget, quiet)?,
         Command::Schema(args) => {
             let schema = crate::schema::schema(&args.command)
                 .ok_or_else(|| format!("no schema for {:?}", args.command))?;

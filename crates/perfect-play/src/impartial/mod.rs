@@ -188,6 +188,9 @@ impl HeapGame {
     }
 }
 
+/// Heaps [`Values::compute_proving`] computes at least, for a period to be proven.
+pub const PROOF_HEAPS: u64 = 1 << 14;
+
 /// Limits on one computation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
@@ -244,6 +247,42 @@ impl Values {
         Values::compute_inner(game, upto, true, limits, on_progress)
     }
 
+    /// Values enough to answer heaps `0..=upto` ([`Values::upto`]), computed at least to
+    /// [`PROOF_HEAPS`] (or what the work limit allows) so that a period has room to be proven;
+    /// a take-and-break code stops once its period is proven.
+    ///
+    /// # Errors
+    /// As [`Values::compute`].
+    pub fn compute_proving(
+        game: &HeapGame,
+        upto: u64,
+        limits: &Limits,
+        on_progress: &dyn Fn(u64, u64),
+    ) -> Result<Values, ImpartialError> {
+        let mut target = upto.max(PROOF_HEAPS.min(limits.max_values.saturating_sub(1)));
+        match game {
+            // Three-way splits cost time cubic in the heap: a shorter run for a period.
+            HeapGame::TakeBreak(code) if code.is_hexadecimal() => target = upto.max(1 << 10),
+            HeapGame::TakeBreak(code) => target = target.min(octal::largest_upto(code).max(upto)),
+            HeapGame::Rule(rule) => {
+                while target > upto && rule.work(target) > limits.max_work as f64 {
+                    target = (target / 2).max(upto);
+                }
+            }
+            _ => {}
+        }
+        let full = !matches!(game, HeapGame::TakeBreak(_));
+        Values::compute_inner(game, target, full, limits, on_progress)
+    }
+
+    /// The values of heaps `0..=n`, from the table or beyond it; `None` past what is known.
+    #[must_use]
+    pub fn upto(&self, n: u64) -> Option<Vec<u32>> {
+        (0..=n)
+            .map(|h| self.value(&h.into()).and_then(|v| v.to_u32()))
+            .collect()
+    }
+
     /// As [`Values::compute`]; a take-and-break code stops at its proven period unless `full`.
     pub(crate) fn compute_inner(
         game: &HeapGame,
@@ -273,6 +312,13 @@ impl Values {
                 Some("g(n) = n"),
             ),
             HeapGame::TakeBreak(code) => {
+                let splits = octal::three_way_splits(code, upto);
+                if splits > limits.max_work as f64 {
+                    return Err(ImpartialError::TooMuch(format!(
+                        "{code} up to heap {upto} means about {splits:.1e} three-way splits, past the {:.1e} one run may do; ask for fewer heaps",
+                        limits.max_work as f64
+                    )));
+                }
                 let options = octal::Options {
                     upto,
                     full,
@@ -289,11 +335,13 @@ impl Values {
                 }
             }
             HeapGame::Subtraction(set) => {
-                let seq = subtraction::Sequence::compute(
-                    set,
-                    subtraction::Rule::Normal,
-                    &subtraction::Limits::default(),
-                )?;
+                let defaults = subtraction::Limits::default();
+                let bounded = subtraction::Limits {
+                    max_values: defaults.max_values.min(limits.max_values),
+                    max_streamed_values: defaults.max_streamed_values.min(limits.max_work),
+                    ..defaults
+                };
+                let seq = subtraction::Sequence::compute(set, subtraction::Rule::Normal, &bounded)?;
                 // At least the preperiod and one period, which answer every heap.
                 let kept = upto.max(seq.period.preperiod + seq.period.period - 1);
                 Values {

@@ -203,7 +203,7 @@ pub fn by_mex(members: &[u64], upto: u64, on_progress: &dyn Fn(u64, u64)) -> Vec
             options += 1;
         }
         let mex = (0..=options)
-            .find(|&v| seen[v] != n as u32)
+            .find(|&v| seen.get(v) != Some(&(n as u32)))
             .unwrap_or(options);
         values.push(mex as u32);
         if n % 65536 == 0 {
@@ -402,6 +402,24 @@ mod tests {
             values.push((0..).find(|v| !options.contains(v)).unwrap());
         }
         values
+    }
+
+    #[test]
+    fn values_past_the_first_mark_table_are_right() {
+        // Subtract-a-square first reaches 64 (the marks' first size) at heap 65,813.
+        let members = SetRule::Squares.members_up_to(70_000);
+        let v = by_mex(&members, 70_000, &quiet);
+        let at = v
+            .iter()
+            .position(|&x| x >= 64)
+            .expect("a value of 64 or more");
+        let n = at as u64;
+        let options: std::collections::BTreeSet<u32> = SetRule::Squares
+            .members_up_to(n)
+            .iter()
+            .map(|&s| v[(n - s) as usize])
+            .collect();
+        assert_eq!(v[at], (0..).find(|x| !options.contains(x)).unwrap());
     }
 
     #[test]
