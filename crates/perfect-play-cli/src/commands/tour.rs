@@ -37,6 +37,11 @@ pub fn run() -> Result<Output, CommandError> {
             "perfect-play can-i-win 10 11".into(),
             super::can_i_win::solve(10, 11)?,
         ),
+        (
+            "sum",
+            "perfect-play sum 0.77:10 grundy:12 squares:100 nim:5".into(),
+            super::impartial::tour_example()?,
+        ),
     ];
     let mut text = String::new();
     let mut json = Map::new();
