@@ -3,6 +3,8 @@
 
 use super::code::{OctalCode, Parts};
 
+mod parallel;
+
 /// A set of Grundy values (all below 2^16), for the mex: one byte per value, so that an
 /// insert is a plain store (no read-modify-write chain between consecutive inserts), and a
 /// `u16` always indexes it in bounds. Only the prefix in use is cleared.
@@ -32,6 +34,15 @@ impl ValueSet {
     #[inline]
     fn insert(&mut self, v: u16) {
         self.bytes[usize::from(v)] = 1;
+    }
+
+    /// Make room for values below `2^bits` without clearing what is in the set.
+    fn widen(&mut self, bits: u32) {
+        let needed = ((1usize << bits) + 8).min(1 << 16);
+        if needed > self.used {
+            self.bytes[self.used..needed].fill(0);
+            self.used = needed;
+        }
     }
 
     fn mex(&self) -> u16 {
@@ -85,6 +96,10 @@ pub trait GrundyMethod {
     /// there on are not to be trusted.
     fn overflowed(&self) -> bool {
         self.values().contains(&u16::MAX)
+    }
+    /// Compute every heap up to `upto` on two threads, if the method can; false otherwise.
+    fn extend_in_parallel(&mut self, _upto: usize, _on_progress: &dyn Fn(u64, u64)) -> bool {
+        false
     }
 }
 
@@ -380,6 +395,10 @@ impl RareCommon {
 impl GrundyMethod for RareCommon {
     fn values(&self) -> &[u16] {
         &self.heaps.values
+    }
+
+    fn extend_in_parallel(&mut self, upto: usize, on_progress: &dyn Fn(u64, u64)) -> bool {
+        self.extend_on_two_threads(upto, Some(parallel::PATIENCE), on_progress)
     }
 
     fn step(&mut self) {

@@ -659,3 +659,38 @@ fn three_way_work_is_refused_up_front_with_the_largest_upto() {
     // Octal codes have no three-way splits: no such limit.
     assert_eq!(largest_upto(&code("0.77")), MAX_UPTO);
 }
+
+/// The one-thread and two-thread rare/common methods, from heap `switch` on.
+fn on_two_threads(c: &OctalCode, switch: usize, upto: usize) -> Option<Vec<u16>> {
+    let mut m = grundy::RareCommon::new(c);
+    for _ in 0..switch {
+        m.step();
+    }
+    m.extend_on_two_threads(upto, None, &|_, _| {})
+        .then(|| m.values().to_vec())
+}
+
+#[test]
+fn two_threads_give_the_one_thread_values() {
+    let mut checked = 0;
+    for text in small_codes()
+        .iter()
+        .map(String::as_str)
+        .chain(["4!.0", "0.6", "0.7?", "4?.3", "0.16", "0.77", "4.7"])
+    {
+        let c = code(text);
+        let Some(parallel) = on_two_threads(&c, 16, 600) else {
+            continue; // more than one splitting removal
+        };
+        let naive = sequence(text, &full(600, Method::Naive));
+        assert_eq!(parallel, naive.values, "{text}");
+        checked += 1;
+    }
+    assert!(checked > 300, "{checked} codes on two threads");
+    // Grundy's game far enough for the rare list and the search to matter.
+    let grundy = OctalCode::grundys_game();
+    let parallel = on_two_threads(&grundy, 64, 10_000).unwrap();
+    let one =
+        GrundySequence::compute(&grundy, &full(10_000, Method::RareCommon), &|_, _| {}).unwrap();
+    assert_eq!(parallel, one.values);
+}
