@@ -186,25 +186,35 @@ pub fn values(rule: SetRule, upto: u64, on_progress: &dyn Fn(u64, u64)) -> Vec<u
 pub fn by_mex(members: &[u64], upto: u64, on_progress: &dyn Fn(u64, u64)) -> Vec<u32> {
     let upto = upto as usize;
     let mut values: Vec<u32> = Vec::with_capacity(upto + 1);
-    // Marks of the options seen for this heap, stamped with the heap so nothing is cleared.
-    let mut seen: Vec<u32> = vec![u32::MAX; 64];
+    // Options below 128 are marked in a register; larger ones (subtract-a-square first reaches
+    // 128 past heap 10^6) in marks stamped with the heap, so nothing is cleared.
+    let mut seen: Vec<u32> = Vec::new();
+    let mut count = 0; // members at most n
     for n in 0..=upto {
-        let mut options = 0;
-        for &s in members {
-            let s = s as usize;
-            if s > n {
-                break;
-            }
-            let v = values[n - s] as usize;
-            if v >= seen.len() {
-                seen.resize(2 * v + 2, u32::MAX);
-            }
-            seen[v] = n as u32;
-            options += 1;
+        while count < members.len() && members[count] as usize <= n {
+            count += 1;
         }
-        let mex = (0..=options)
-            .find(|&v| seen.get(v) != Some(&(n as u32)))
-            .unwrap_or(options);
+        let mut low: u128 = 0;
+        let mut high = false;
+        for &s in &members[..count] {
+            let v = values[n - s as usize];
+            if v < 128 {
+                low |= 1u128 << v;
+            } else {
+                let v = v as usize;
+                if v >= seen.len() {
+                    seen.resize(2 * v + 2, u32::MAX);
+                }
+                seen[v] = n as u32;
+                high = true;
+            }
+        }
+        let mut mex = (!low).trailing_zeros() as usize;
+        if mex == 128 && high {
+            while seen.get(mex) == Some(&(n as u32)) {
+                mex += 1;
+            }
+        }
         values.push(mex as u32);
         if n % 65536 == 0 {
             on_progress(n as u64, upto as u64);
@@ -405,21 +415,13 @@ mod tests {
     }
 
     #[test]
-    fn values_past_the_first_mark_table_are_right() {
-        // Subtract-a-square first reaches 64 (the marks' first size) at heap 65,813.
-        let members = SetRule::Squares.members_up_to(70_000);
-        let v = by_mex(&members, 70_000, &quiet);
-        let at = v
-            .iter()
-            .position(|&x| x >= 64)
-            .expect("a value of 64 or more");
-        let n = at as u64;
-        let options: std::collections::BTreeSet<u32> = SetRule::Squares
-            .members_up_to(n)
-            .iter()
-            .map(|&s| v[(n - s) as usize])
-            .collect();
-        assert_eq!(v[at], (0..).find(|x| !options.contains(x)).unwrap());
+    fn values_past_the_register_marks_are_right() {
+        // Options of 128 and more are marked apart. Subtracting any of 1..=400 is Nim up to
+        // heap 400, whose values are the heaps themselves: they pass 128.
+        let members: Vec<u64> = (1..=400).collect();
+        let expected: Vec<u32> = (0..=400).collect();
+        assert_eq!(by_mex(&members, 400, &quiet), expected);
+        assert_eq!(by_option_bitsets(&members, 400, &quiet), expected);
     }
 
     #[test]
