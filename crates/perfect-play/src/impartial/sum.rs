@@ -126,9 +126,16 @@ fn tables(
                 Values::compute(&c.game, 0, limits, on_progress)?
             }
             HeapGame::TakeBreak(code) => {
-                let upto = largest
-                    .clamp(64, TAKE_BREAK_TABLE)
-                    .min(octal::largest_upto(code));
+                // Every heap up to the largest when they fit (it stops early at a proven
+                // period); past that, the first 2^20 and the period if one is proven there.
+                let fits = largest < limits.max_values && largest <= octal::largest_upto(code);
+                let upto = if fits {
+                    largest.max(64)
+                } else {
+                    TAKE_BREAK_TABLE
+                }
+                .min(octal::largest_upto(code))
+                .min(limits.max_values.saturating_sub(1));
                 Values::compute_inner(&c.game, upto, false, limits, on_progress)?
             }
             HeapGame::Rule(rule) => {
@@ -157,8 +164,11 @@ fn value_of(table: &Values, c: &Component, limits: &Limits) -> Result<BigUint, I
                 )
             }
             HeapGame::TakeBreak(code) => (
-                TAKE_BREAK_TABLE.min(octal::largest_upto(code)),
-                "the values a sum computes; `perfect-play values` goes further".into(),
+                limits
+                    .max_values
+                    .saturating_sub(1)
+                    .min(octal::largest_upto(code)),
+                "the values that fit the memory limit and the work limit".into(),
             ),
             _ => (table.values.len() as u64, "the table".into()),
         };
