@@ -261,6 +261,9 @@ impl Values {
     ) -> Result<Values, ImpartialError> {
         let mut target = upto.max(PROOF_HEAPS.min(limits.max_values.saturating_sub(1)));
         match game {
+            // A closed form needs no room for a proof.
+            HeapGame::Nim => target = upto,
+            HeapGame::Rule(rule) if rule.formula().is_some() => target = upto,
             // Three-way splits cost time cubic in the heap: a shorter run for a period.
             HeapGame::TakeBreak(code) if code.is_hexadecimal() => target = upto.max(1 << 10),
             HeapGame::TakeBreak(code) => target = target.min(octal::largest_upto(code).max(upto)),
