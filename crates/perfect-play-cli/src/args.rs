@@ -22,7 +22,7 @@ pub struct Cli {
     pub json: bool,
 
     /// Memory a solve may use, e.g. 512M, 8G. Work that needs more is refused at once with
-    /// the figure (defaults: can-i-win 4G, stones 2G, nim 1G, octal 2G).
+    /// the figure (defaults: can-i-win 4G, stones 2G, nim 1G, octal, values and sum 2G).
     #[arg(long, global = true, value_name = "SIZE", value_parser = parse_size)]
     pub memory_limit: Option<u64>,
 
