@@ -136,18 +136,23 @@ impl Shared<'_> {
         }
         let mut candidate = set.mex();
         let mut walked = usize::from(split_one_later); // part 1 comes later
+        // As the one-thread walk: eight splits at a time, the candidate checked per eight.
         let walk = |walked: &mut usize, candidate: &mut u16, set: &mut ValueSet| {
-            let mut examined = 0u64;
+            let start = *walked;
             while *walked < half && RareCommon::needs_search(mask, rests, *candidate) {
-                *walked += 1;
-                let option = self.g(*walked) ^ self.g(rest - *walked);
-                set.insert(option);
-                examined += 1;
-                if option == *candidate {
+                let end = (*walked + 8).min(half);
+                let mut hit = false;
+                for a in *walked + 1..=end {
+                    let option = self.g(a) ^ self.g(rest - a);
+                    set.insert(option);
+                    hit |= option == *candidate;
+                }
+                *walked = end;
+                if hit {
                     *candidate = set.mex_from(*candidate);
                 }
             }
-            examined
+            (*walked - start) as u64
         };
         steps += walk(&mut walked, &mut candidate, set);
         // Now heap m - 1.
