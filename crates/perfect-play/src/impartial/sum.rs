@@ -320,7 +320,9 @@ fn moves_to_value(
         HeapGame::Rule(SetRule::AtLeastHalf) => {
             // Leave m <= heap / 2 with bit length `target`: m in [2^(t-1), 2^t - 1].
             let half: BigUint = heap >> 1u8;
-            let Some(t) = target.to_u64() else {
+            // Values reachable are bit lengths of heaps up to half: a larger target has no move
+            // (and must not be turned into a power of two).
+            let Some(t) = target.to_u64().filter(|&t| t <= heap.bits()) else {
                 return Ok(total);
             };
             let (low, high) = if t == 0 {
@@ -487,6 +489,27 @@ impl Game for SumGame {
     }
 }
 
+/// Moves generated per position searched, on average, that the misère search may afford.
+const MOVES_PER_STATE: u128 = 64;
+
+/// At most how many moves a heap of `h` (or any smaller one) of `game` has.
+fn most_moves(game: &HeapGame, h: u32) -> u128 {
+    let h = u128::from(h);
+    match game {
+        HeapGame::Nim | HeapGame::Rule(_) => h,
+        HeapGame::Subtraction(set) => set.moves().len() as u128,
+        HeapGame::TakeBreak(code) => {
+            let removals = code.largest_removal() as u128 + 1;
+            let per_removal = if code.is_hexadecimal() {
+                h * h / 12 + h
+            } else {
+                h / 2 + 1
+            };
+            removals * per_removal
+        }
+    }
+}
+
 /// Misère play on a small sum, by exact search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MisereSum {
@@ -514,6 +537,7 @@ pub fn analyse_misere(
     let mut games: Vec<HeapGame> = Vec::new();
     let mut heaps = Vec::new();
     let mut bound = 1u128;
+    let mut moves = 0u128;
     for c in components {
         let h = c
             .heap
@@ -530,9 +554,13 @@ pub fn analyse_misere(
             _ => u128::from(h) + 1,
         };
         bound = bound.saturating_mul(reach);
+        moves = moves.saturating_add(most_moves(&c.game, h));
         heaps.push((g, h));
     }
-    if bound > limits.max_misere_states as u128 {
+    // Positions, and the moves generated from them (Nim 100000 has few positions but 10^10
+    // moves among them).
+    let states = limits.max_misere_states as u128;
+    if bound > states || bound.saturating_mul(moves) > states.saturating_mul(MOVES_PER_STATE) {
         return Err(too_large);
     }
     let game = SumGame {

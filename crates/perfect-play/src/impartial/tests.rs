@@ -212,6 +212,16 @@ fn huge_heaps_through_periods_and_formulas() {
             assert!(b.nim_sum.is_zero(), "{text}: {m:?}");
         }
     }
+    // A target far past what a heap can reach: no move, and no power of two of that size.
+    let a = analyse_sum(
+        &[
+            component("at-least-half:5"),
+            component("nim:1000000000000000000"),
+        ],
+        &Limits::default(),
+    )
+    .unwrap();
+    assert!(a.winning_moves.iter().all(|m| m.component == 2));
     // No period, no formula: refused with the figure.
     let err =
         analyse_sum(&[component(&format!("squares:{huge}"))], &Limits::default()).unwrap_err();
@@ -242,6 +252,9 @@ fn misere_sums_by_search() {
     // Grundy's game 7 alone: misère value 1 per CGSuite (the player to move wins).
     let m = analyse_misere(&[component("grundy:7")], &Limits::default()).unwrap();
     assert_eq!(m.outcome, Outcome::Win);
+    // Few positions but 10^10 moves among them: refused too.
+    let err = analyse_misere(&[component("nim:100000")], &Limits::default()).unwrap_err();
+    assert!(matches!(err, ImpartialError::MisereTooLarge(_)));
     // Too large: refused before the search.
     let err = analyse_misere(
         &[component("0.77:300"), component("grundy:300")],
