@@ -265,7 +265,14 @@ impl Values {
             HeapGame::Nim => target = upto,
             HeapGame::Rule(rule) if rule.formula().is_some() => target = upto,
             // Three-way splits cost time cubic in the heap: a shorter run for a period.
-            HeapGame::TakeBreak(code) if code.is_hexadecimal() => target = upto.max(1 << 10),
+            HeapGame::TakeBreak(code) if code.is_hexadecimal() => {
+                target = upto.max(1 << 10);
+                while target > upto
+                    && octal::three_way_splits(code, target) > limits.max_work as f64
+                {
+                    target = (target / 2).max(upto);
+                }
+            }
             HeapGame::TakeBreak(code) => target = target.min(octal::largest_upto(code).max(upto)),
             HeapGame::Rule(rule) => {
                 while target > upto && rule.work(target) > limits.max_work as f64 {
