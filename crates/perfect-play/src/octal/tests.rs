@@ -694,3 +694,20 @@ fn two_threads_give_the_one_thread_values() {
         GrundySequence::compute(&grundy, &full(10_000, Method::RareCommon), &|_, _| {}).unwrap();
     assert_eq!(parallel, one.values);
 }
+
+#[test]
+fn giving_up_two_threads_keeps_exact_values() {
+    // No patience at all: the threads stop at their first wait, the one-thread method goes on
+    // from wherever they got to, and the values are those of the definition.
+    let grundy = OctalCode::grundys_game();
+    let mut m = grundy::RareCommon::new(&grundy);
+    for _ in 0..64 {
+        m.step();
+    }
+    assert!(m.extend_on_two_threads(3000, Some(std::time::Duration::ZERO), &|_, _| {}));
+    while m.values().len() <= 3000 {
+        m.step();
+    }
+    let naive = sequence("4!.0", &full(3000, Method::Naive));
+    assert_eq!(m.values(), &naive.values[..]);
+}
