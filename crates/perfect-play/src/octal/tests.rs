@@ -711,3 +711,28 @@ fn giving_up_two_threads_keeps_exact_values() {
     let naive = sequence("4!.0", &full(3000, Method::Naive));
     assert_eq!(m.values(), &naive.values[..]);
 }
+
+#[test]
+#[ignore = "about 10 s in release: cargo test --release -- --ignored grundys_game_to_2_21"]
+fn grundys_game_to_2_21_matches_the_published_table() {
+    // tczajka/octal-games, UnsolvedGames.md (../shared/reference/octal_periods_summary.txt):
+    // computed to 2^21, largest value 231 at 763622, 1274 rare values, the last at 82860.
+    // Rare (Flammenkamp's sparse set): the bits of g(n) above the lowest have even parity.
+    let seq = GrundySequence::compute(
+        &OctalCode::grundys_game(),
+        &full(1 << 21, Method::Auto),
+        &|_, _| {},
+    )
+    .unwrap();
+    let v = &seq.values;
+    let max = *v.iter().max().unwrap();
+    assert_eq!(
+        (max, v.iter().position(|&x| x == max)),
+        (231, Some(763_622))
+    );
+    let rare: Vec<usize> = (0..v.len())
+        .filter(|&n| (v[n] >> 1).count_ones() % 2 == 0)
+        .collect();
+    assert_eq!(rare.len(), 1274);
+    assert_eq!(rare.last(), Some(&82_860));
+}
