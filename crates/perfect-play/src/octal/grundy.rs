@@ -3,7 +3,7 @@
 
 use super::code::{OctalCode, Parts};
 
-mod parallel;
+pub mod parallel;
 
 /// A set of Grundy values (all below 2^16), for the mex: one byte per value, so that an
 /// insert is a plain store (no read-modify-write chain between consecutive inserts), and a
@@ -96,10 +96,6 @@ pub trait GrundyMethod {
     /// there on are not to be trusted.
     fn overflowed(&self) -> bool {
         self.values().contains(&u16::MAX)
-    }
-    /// Compute every heap up to `upto` on two threads, if the method can; false otherwise.
-    fn extend_in_parallel(&mut self, _upto: usize, _on_progress: &dyn Fn(u64, u64)) -> bool {
-        false
     }
 }
 
@@ -395,10 +391,6 @@ impl RareCommon {
 impl GrundyMethod for RareCommon {
     fn values(&self) -> &[u16] {
         &self.heaps.values
-    }
-
-    fn extend_in_parallel(&mut self, upto: usize, on_progress: &dyn Fn(u64, u64)) -> bool {
-        self.extend_on_two_threads(upto, Some(parallel::PATIENCE), on_progress)
     }
 
     fn step(&mut self) {

@@ -76,10 +76,6 @@ pub enum OctalError {
 /// The largest `upto` accepted (two bytes a value: 2 GiB).
 pub const MAX_UPTO: u64 = 1 << 30;
 
-/// Heaps computed on one thread before the rest is shared between two (where the code allows,
-/// see [`grundy::RareCommon::extend_on_two_threads`]).
-pub const PARALLEL_FROM: u64 = 1 << 16;
-
 /// Three-way splits (hexadecimal digits) examined at most in one computation: about
 /// a minute here (0.3F to heap 4000, 1.8e9 splits, takes 3.2 s).
 pub const MAX_THREE_WAY_SPLITS: f64 = 3e10;
@@ -245,23 +241,6 @@ fn run<M: GrundyMethod>(
             on_progress(n, options.upto);
         }
         n += 1;
-        // Past the first heaps, with no period in sight, both cores share the rest (as far
-        // as they get: on a busy machine they hand back to one thread).
-        if n == PARALLEL_FROM && period.is_none() && options.upto >= n {
-            let upto = usize::try_from(options.upto).unwrap_or(usize::MAX);
-            if method.extend_in_parallel(upto, on_progress) {
-                let values = method.values();
-                for i in n as usize..values.len() {
-                    if period.is_none() && !code.restricts_parts() {
-                        period = tracker.push(&values[..=i]);
-                    }
-                }
-                n = values.len() as u64;
-                if period.is_some() && !options.full {
-                    break;
-                }
-            }
-        }
     }
     on_progress(options.upto, options.upto);
     if method.overflowed() {
