@@ -110,6 +110,7 @@ fn every_command_validates_against_its_schema() {
         ("stones", &["stones", ""], None),
         ("stones", &["stones", "--batch"], Some("5 3 4 5\n1 x\n")),
         ("octal", &["octal", "0.77", "241"], None),
+        ("octal", &["octal", "0.3F", "9"], None),
         ("octal", &["octal", "0.77", "1000000000000000000000"], None),
         ("octal", &["octal", "0.07", "5", "7", "--misere"], None),
         (

@@ -400,12 +400,6 @@ impl Values {
             .get((p.preperiod + offset) as usize)
             .map(|&v| v.into())
     }
-
-    /// Whether heaps past the table are answered (a period or a formula).
-    #[must_use]
-    pub fn answers_every_heap(&self) -> bool {
-        self.period.is_some() || matches!(self.game, HeapGame::Nim) || self.formula.is_some()
-    }
 }
 
 #[cfg(test)]

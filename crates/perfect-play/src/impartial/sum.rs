@@ -119,6 +119,7 @@ fn tables(
             .max()
             .unwrap_or(0);
         let table = match &c.game {
+            // A closed form or a proven period answers every heap from a short table.
             HeapGame::Nim | HeapGame::Subtraction(_) => {
                 Values::compute(&c.game, 0, limits, on_progress)?
             }
