@@ -3,7 +3,7 @@
 
 use super::code::{OctalCode, Parts};
 
-pub mod parallel;
+mod pipeline;
 
 /// A set of Grundy values (all below 2^16), for the mex: one byte per value, so that an
 /// insert is a plain store (no read-modify-write chain between consecutive inserts), and a
@@ -36,17 +36,24 @@ impl ValueSet {
         self.bytes[usize::from(v)] = 1;
     }
 
-    /// Make room for values below `2^bits` without clearing what is in the set.
-    fn widen(&mut self, bits: u32) {
-        let needed = ((1usize << bits) + 8).min(1 << 16);
-        if needed > self.used {
-            self.bytes[self.used..needed].fill(0);
-            self.used = needed;
-        }
-    }
-
     fn mex(&self) -> u16 {
         self.mex_from(0)
+    }
+
+    /// The bytes in use (values below `2^bits` of the last [`ValueSet::clear`]).
+    fn in_use(&self) -> &[u8] {
+        &self.bytes[..self.used]
+    }
+
+    /// Add the values of another set given as its bytes in use.
+    fn merge(&mut self, bytes: &[u8]) {
+        if bytes.len() > self.used {
+            self.bytes[self.used..bytes.len()].fill(0);
+            self.used = bytes.len();
+        }
+        for (mine, theirs) in self.bytes.iter_mut().zip(bytes) {
+            *mine |= theirs;
+        }
     }
 
     /// The mex, given that every value below `start` is in the set. Every value from 0 to
@@ -92,6 +99,16 @@ pub trait GrundyMethod {
     fn values(&self) -> &[u16];
     /// Compute the value of the next heap.
     fn step(&mut self);
+    /// Compute heaps up to `upto`, calling `after_each` with the values after each heap; it
+    /// returns false to stop there.
+    fn extend(&mut self, upto: usize, after_each: &mut dyn FnMut(&[u16]) -> bool) {
+        while self.values().len() <= upto {
+            self.step();
+            if !after_each(self.values()) {
+                return;
+            }
+        }
+    }
     /// Whether some value reached 65535, past what two bytes a value hold: the values from
     /// there on are not to be trusted.
     fn overflowed(&self) -> bool {
@@ -345,7 +362,7 @@ impl RareCommon {
     /// Whether heap `n` with value `v` is common.
     #[inline]
     fn common(&self, v: u16, n: usize) -> bool {
-        Self::odd((u32::from(v) << 1 | (n as u32 & 1)) & self.mask)
+        Self::common_under(self.mask, v, n)
     }
 
     #[inline]
@@ -393,6 +410,11 @@ impl GrundyMethod for RareCommon {
         &self.heaps.values
     }
 
+    /// On two cores, with the rare loop's far part on a second thread (see `pipeline`).
+    fn extend(&mut self, upto: usize, after_each: &mut dyn FnMut(&[u16]) -> bool) {
+        pipeline::extend(self, upto, after_each);
+    }
+
     fn step(&mut self) {
         if self.naive_mode {
             let n = self.heaps.begin();
@@ -412,33 +434,62 @@ impl GrundyMethod for RareCommon {
             unequal,
             ..
         } = &mut self.heaps;
-        let values = &*values;
         for (&k, &unequal) in two_heaps.iter().zip(unequal.iter()) {
             if n >= k + 2 {
                 let rest = n - k;
                 let count = self.rare.partition_point(|&r| (r as usize) < rest);
                 self.rare_steps += count as u64;
-                let below = &values[..rest];
-                let rare = &self.rare[..count];
-                // The equal split, if forbidden and its part is rare, is left out by splitting
-                // the list around it, so the loop itself has no test.
-                let skip = if unequal && rest % 2 == 0 {
-                    rare.binary_search(&((rest / 2) as u32)).ok()
-                } else {
-                    None
-                };
-                let (first, second) = match skip {
-                    Some(i) => (&rare[..i], &rare[i + 1..]),
-                    None => (rare, &rare[..0]),
-                };
-                for part in [first, second] {
-                    for &r in part {
-                        let r = r as usize;
-                        set.insert(below[r] ^ below[rest - r]);
-                    }
-                }
+                insert_rare_splits(values, &self.rare[..count], rest, unequal, set);
             }
         }
+        self.search_and_record(n, before);
+    }
+}
+
+/// Insert the splits of `rest` tokens into `(r, rest - r)` for each `r` of `rare` (sorted,
+/// each below `rest`), the equal split left out if `unequal`. `values` holds both parts of
+/// each split.
+#[inline(never)] // a loop of its own: inlined into a larger one, its pointers spill to the stack
+fn insert_rare_splits(
+    values: &[u16],
+    rare: &[u32],
+    rest: usize,
+    unequal: bool,
+    set: &mut ValueSet,
+) {
+    let below = &values[..rest];
+    // The equal split, if forbidden and its part is rare, is left out by splitting the list
+    // around it, so the loop itself has no test.
+    let skip = if unequal && rest % 2 == 0 {
+        rare.binary_search(&((rest / 2) as u32)).ok()
+    } else {
+        None
+    };
+    let (first, second) = match skip {
+        Some(i) => (&rare[..i], &rare[i + 1..]),
+        None => (rare, &rare[..0]),
+    };
+    for part in [first, second] {
+        for &r in part {
+            let r = r as usize;
+            set.insert(below[r] ^ below[rest - r]);
+        }
+    }
+}
+
+impl RareCommon {
+    /// The rest of heap `n` once the set holds every option but the splits of two common
+    /// heaps: find the value (searching those splits where they could make the candidate)
+    /// and record it. `before` is the work counted before the heap began.
+    fn search_and_record(&mut self, n: usize, before: u64) {
+        let Heaps {
+            values,
+            set,
+            two_heaps,
+            unequal,
+            ..
+        } = &mut self.heaps;
+        let values = &*values;
         let mut candidate = set.mex();
         let mut rests = [false; 2];
         for &k in two_heaps.iter() {

@@ -228,20 +228,21 @@ fn run<M: GrundyMethod>(
 ) -> Result<(Vec<u16>, Option<Period>), OctalError> {
     let mut tracker = periodicity::PeriodTracker::new(code.largest_removal(), code.most_parts());
     let mut period = None;
-    let mut n = 0;
-    while n <= options.upto {
-        method.step();
-        if period.is_none() && !code.restricts_parts() {
-            period = tracker.push(method.values());
+    let tracking = !code.restricts_parts();
+    let upto = usize::try_from(options.upto).unwrap_or(usize::MAX);
+    method.extend(upto, &mut |values| {
+        let n = values.len() - 1;
+        if tracking && period.is_none() {
+            period = tracker.push(values);
             if period.is_some() && !options.full {
-                break;
+                return false;
             }
         }
         if n % 4096 == 0 {
-            on_progress(n, options.upto);
+            on_progress(n as u64, options.upto);
         }
-        n += 1;
-    }
+        true
+    });
     on_progress(options.upto, options.upto);
     if method.overflowed() {
         return Err(OctalError::ValuesTooLarge(method.values().len()));

@@ -660,55 +660,66 @@ fn three_way_work_is_refused_up_front_with_the_largest_upto() {
     assert_eq!(largest_upto(&code("0.77")), MAX_UPTO);
 }
 
-/// The one-thread and two-thread rare/common methods, from heap `switch` on.
-fn on_two_threads(c: &OctalCode, switch: usize, upto: usize) -> Option<Vec<u16>> {
-    let mut m = grundy::RareCommon::new(c);
-    for _ in 0..switch {
-        m.step();
+/// Values and work counts of the rare/common method heap by heap, and pipelined on two threads
+/// in blocks of `block` heaps (segments of at least `2 * block`).
+fn pipelined_against_steps(
+    method: fn(&OctalCode) -> grundy::RareCommon,
+    c: &OctalCode,
+    upto: usize,
+    block: usize,
+) -> (Vec<u16>, Vec<u16>) {
+    let mut one = method(c);
+    while one.values().len() <= upto {
+        one.step();
     }
-    m.extend_on_two_threads(upto, None, &|_, _| {})
-        .then(|| m.values().to_vec())
+    let mut two = method(c);
+    two.extend_pipelined(upto, block, 2 * block, &mut |_| true);
+    assert_eq!(
+        (one.search_steps, one.rare_steps),
+        (two.search_steps, two.rare_steps),
+        "{c}: the same work counted"
+    );
+    (one.values().to_vec(), two.values().to_vec())
 }
 
 #[test]
-fn two_threads_give_the_one_thread_values() {
+fn the_pipeline_gives_the_one_thread_values() {
     let mut checked = 0;
-    for text in small_codes()
-        .iter()
-        .map(String::as_str)
-        .chain(["4!.0", "0.6", "0.7?", "4?.3", "0.16", "0.77", "4.7"])
-    {
+    for text in small_codes().iter().map(String::as_str).chain([
+        "4!.0", "0.6", "0.7?", "4?.3", "0.16", "0.77", "4.7", "0.37F", "0.4!4!",
+    ]) {
         let c = code(text);
-        let Some(parallel) = on_two_threads(&c, 16, 600) else {
-            continue; // more than one splitting removal
-        };
         let naive = sequence(text, &full(600, Method::Naive));
-        assert_eq!(parallel, naive.values, "{text}");
+        for block in [1, 3, 16] {
+            let (one, two) = pipelined_against_steps(grundy::RareCommon::new, &c, 600, block);
+            assert_eq!(one, naive.values, "{text}");
+            assert_eq!(two, naive.values, "{text}, blocks of {block}");
+        }
         checked += 1;
     }
-    assert!(checked > 300, "{checked} codes on two threads");
-    // Grundy's game far enough for the rare list and the search to matter.
-    let grundy = OctalCode::grundys_game();
-    let parallel = on_two_threads(&grundy, 64, 10_000).unwrap();
-    let one =
-        GrundySequence::compute(&grundy, &full(10_000, Method::RareCommon), &|_, _| {}).unwrap();
-    assert_eq!(parallel, one.values);
+    assert!(checked > 300, "{checked} codes");
+    // Grundy's game far enough for the rare list and the search to matter, and the adaptive
+    // method, which leaves the pipeline when it switches to the naive loop.
+    let (one, two) = pipelined_against_steps(
+        grundy::RareCommon::new,
+        &OctalCode::grundys_game(),
+        20_000,
+        64,
+    );
+    assert_eq!(one, two);
+    for text in ["0.777777777777", "0.6", "4!.0"] {
+        let (one, two) =
+            pipelined_against_steps(grundy::RareCommon::adaptive, &code(text), 5000, 8);
+        assert_eq!(one, two, "{text}, adaptive");
+    }
 }
 
 #[test]
-fn giving_up_two_threads_keeps_exact_values() {
-    // No patience at all: the threads stop at their first wait, the one-thread method goes on
-    // from wherever they got to, and the values are those of the definition.
-    let grundy = OctalCode::grundys_game();
-    let mut m = grundy::RareCommon::new(&grundy);
-    for _ in 0..64 {
-        m.step();
-    }
-    assert!(m.extend_on_two_threads(3000, Some(std::time::Duration::ZERO), &|_, _| {}));
-    while m.values().len() <= 3000 {
-        m.step();
-    }
-    let naive = sequence("4!.0", &full(3000, Method::Naive));
+fn the_pipeline_stops_where_it_is_told() {
+    let mut m = grundy::RareCommon::new(&OctalCode::grundys_game());
+    m.extend_pipelined(10_000, 16, 32, &mut |values| values.len() < 1234);
+    assert_eq!(m.values().len(), 1234);
+    let naive = sequence("4!.0", &full(1233, Method::Naive));
     assert_eq!(m.values(), &naive.values[..]);
 }
 

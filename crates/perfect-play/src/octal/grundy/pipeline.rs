@@ -1,0 +1,297 @@
+//! The rare/common method with its rare loop on a second thread.
+//!
+//! Each heap's work has two halves of about equal cost at large heaps (Grundy's game near
+//! 2^20: some 1,300 splits with a rare part, read from all over the table, and some 3,100
+//! splits walked in search): the rare loop, which only needs values well below the heap, and
+//! the search, which needs the heap just before. So a helper thread lists, a block of heaps
+//! ahead, every rare split whose two parts are both *far* below the block (known when it
+//! starts), and the main thread adds the few *near* ones (a rare part smaller than two blocks,
+//! or one found in the last block) and searches. The threads meet once a block, through
+//! channels: the helper keeps its own copy of the values, sent a block at a time, and sends
+//! back each heap's far options as the bytes of an option set. Nothing is shared, so nothing
+//! is locked or atomic inside the loops.
+//!
+//! The mask that divides rare from common is fixed between two re-choosings (when the heap
+//! doubles): a pipeline runs from one to the next, and stops early when the adaptive method
+//! switches to its naive loop. The values, the rare list and the work counted are exactly
+//! those of [`RareCommon::step`] heap by heap.
+
+use super::{GrundyMethod, RareCommon, ValueSet, insert_rare_splits, value_bits};
+use std::sync::mpsc;
+
+/// Heaps per block handed between the threads.
+const BLOCK: usize = 64;
+
+/// Largest values (in bits) for which a pipeline runs: each heap's far options travel as
+/// `2^bits + 8` bytes.
+const MAX_BITS: u32 = 12;
+
+/// One block's far options.
+struct FarBlock {
+    /// The helper knew heaps `0..known` when it listed them.
+    known: usize,
+    /// Bytes per heap.
+    stride: usize,
+    /// The option-set bytes of each heap of the block, in order.
+    bytes: Vec<u8>,
+    /// Rare splits listed for each heap (the work counted).
+    steps: Vec<u64>,
+}
+
+/// The helper thread's state: its own copy of the values and rare list.
+struct Helper {
+    /// Heaps `0..known` are known; the rest of the table, up to the segment's end, is
+    /// zeros, so that the loops can slice it to any heap of the segment.
+    values: Vec<u16>,
+    known: usize,
+    rare: Vec<u32>,
+    max: u16,
+    mask: u32,
+    two_heaps: Vec<(usize, bool)>,
+    set: ValueSet,
+}
+
+impl Helper {
+    fn learn(&mut self, block: &[u16]) {
+        for &v in block {
+            let n = self.known;
+            if n > 0 && !RareCommon::common_under(self.mask, v, n) {
+                self.rare.push(n as u32);
+            }
+            self.max = self.max.max(v);
+            self.values[n] = v;
+            self.known += 1;
+        }
+    }
+
+    /// The far options of heaps `first..first + len`: the rare splits whose two parts are
+    /// both below the heaps known.
+    fn far_block(&mut self, first: usize, len: usize) -> FarBlock {
+        let known = self.known;
+        let bits = value_bits(self.max);
+        let mut bytes = Vec::new();
+        let mut steps = Vec::with_capacity(len);
+        let mut stride = 0;
+        for m in first..first + len {
+            self.set.clear(bits);
+            let mut listed = 0;
+            for &(k, unequal) in &self.two_heaps {
+                if m < k + 2 {
+                    continue;
+                }
+                let rest = m - k;
+                let low = near_below(&self.rare, rest, known);
+                let high = self
+                    .rare
+                    .partition_point(|&r| (r as usize) < rest.min(known));
+                if low < high {
+                    insert_rare_splits(
+                        &self.values,
+                        &self.rare[low..high],
+                        rest,
+                        unequal,
+                        &mut self.set,
+                    );
+                    listed += (high - low) as u64;
+                }
+            }
+            let in_use = self.set.in_use();
+            stride = in_use.len();
+            bytes.extend_from_slice(in_use);
+            steps.push(listed);
+        }
+        FarBlock {
+            known,
+            stride,
+            bytes,
+            steps,
+        }
+    }
+}
+
+impl RareCommon {
+    /// Whether the pipeline can run from here: splitting removals, the split in force (not
+    /// the naive loop), and values small enough to send as option sets.
+    fn pipeline_applies(&self) -> bool {
+        !self.heaps.two_heaps.is_empty()
+            && !self.naive_mode
+            && value_bits(self.heaps.max) <= MAX_BITS
+    }
+
+    /// Compute heaps up to `upto` (or until `after_each` returns false) with the rare loop's
+    /// far part on a second thread, in blocks of `block` heaps, whenever at least
+    /// `min_heaps` heaps remain before the mask is next re-chosen; heap by heap otherwise.
+    pub(crate) fn extend_pipelined(
+        &mut self,
+        upto: usize,
+        block: usize,
+        min_heaps: usize,
+        after_each: &mut dyn FnMut(&[u16]) -> bool,
+    ) {
+        let block = block.max(1);
+        while self.heaps.values.len() <= upto {
+            let start = self.heaps.values.len();
+            let end = self.next_rebuild.min(upto + 1);
+            if self.pipeline_applies() && end - start >= min_heaps.max(1) {
+                if !self.run_segment(start, end, block, after_each) {
+                    return;
+                }
+            } else {
+                self.step();
+                if !after_each(&self.heaps.values) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Heaps `start..end` (or fewer, if the naive loop takes over) on two threads; false
+    /// when `after_each` asked to stop.
+    fn run_segment(
+        &mut self,
+        start: usize,
+        end: usize,
+        block: usize,
+        after_each: &mut dyn FnMut(&[u16]) -> bool,
+    ) -> bool {
+        let mut values = self.heaps.values.clone();
+        values.resize(end, 0);
+        let mut helper = Helper {
+            values,
+            known: start,
+            rare: self.rare.clone(),
+            max: self.heaps.max,
+            mask: self.mask,
+            two_heaps: self
+                .heaps
+                .two_heaps
+                .iter()
+                .copied()
+                .zip(self.heaps.unequal.iter().copied())
+                .collect(),
+            set: ValueSet::new(),
+        };
+        std::thread::scope(|scope| {
+            // Made here, so that this side's ends are dropped when it returns and a helper
+            // waiting on them stops before the scope joins it.
+            let (far_sender, far_receiver) = mpsc::sync_channel::<FarBlock>(2);
+            let (value_sender, value_receiver) = mpsc::channel::<Vec<u16>>();
+            scope.spawn(move || {
+                let mut first = start;
+                let mut index = 0;
+                while first < end {
+                    // Block `index` lists splits of heaps below the start of block
+                    // `index - 1`, so the helper runs a block ahead of the main thread.
+                    let needed = start + index.max(1) * block - block;
+                    while helper.known < needed {
+                        match value_receiver.recv() {
+                            Ok(values) => helper.learn(&values),
+                            Err(_) => return,
+                        }
+                    }
+                    let len = block.min(end - first);
+                    if far_sender.send(helper.far_block(first, len)).is_err() {
+                        return;
+                    }
+                    first += len;
+                    index += 1;
+                }
+            });
+            let mut first = start;
+            while first < end {
+                let Ok(far) = far_receiver.recv() else {
+                    return true; // cannot happen; heap by heap goes on
+                };
+                let len = far.steps.len();
+                for i in 0..len {
+                    self.pipelined_heap(&far, i);
+                    if !after_each(&self.heaps.values) {
+                        return false;
+                    }
+                    if self.naive_mode {
+                        return true;
+                    }
+                }
+                // The helper may have stopped early only if this side dropped its end.
+                let _ = value_sender.send(self.heaps.values[first..first + len].to_vec());
+                first += len;
+            }
+            true
+        })
+    }
+
+    /// Heap `far`'s block start + `i`: its far options from the helper, the near ones here.
+    fn pipelined_heap(&mut self, far: &FarBlock, i: usize) {
+        let before = self.rare_steps + self.search_steps;
+        let n = self.heaps.begin();
+        self.heaps
+            .set
+            .merge(&far.bytes[i * far.stride..(i + 1) * far.stride]);
+        self.rare_steps += far.steps[i];
+        let known = far.known;
+        let heaps = &mut self.heaps;
+        for (&k, &unequal) in heaps.two_heaps.iter().zip(heaps.unequal.iter()) {
+            if n < k + 2 {
+                continue;
+            }
+            let rest = n - k;
+            let low = near_below(&self.rare, rest, known);
+            let high = self
+                .rare
+                .partition_point(|&r| (r as usize) < rest.min(known));
+            let count = self.rare.partition_point(|&r| (r as usize) < rest);
+            insert_rare_splits(
+                &heaps.values,
+                &self.rare[..low],
+                rest,
+                unequal,
+                &mut heaps.set,
+            );
+            insert_rare_splits(
+                &heaps.values,
+                &self.rare[high.max(low)..count],
+                rest,
+                unequal,
+                &mut heaps.set,
+            );
+            self.rare_steps += (low + count - high.max(low)) as u64;
+        }
+        self.search_and_record(n, before);
+    }
+}
+
+/// How many of the rare heaps `r` (sorted) split `rest` with a part `rest - r` not below
+/// `known`: those are left to the main thread.
+fn near_below(rare: &[u32], rest: usize, known: usize) -> usize {
+    rare.partition_point(|&r| (r as usize) < rest && rest - (r as usize) >= known)
+}
+
+impl RareCommon {
+    /// Whether heap `n` with value `v` is common under `mask`.
+    pub(super) fn common_under(mask: u32, v: u16, n: usize) -> bool {
+        Self::odd((u32::from(v) << 1 | (n as u32 & 1)) & mask)
+    }
+}
+
+/// Whether a second core is there to use.
+pub(super) fn two_cores() -> bool {
+    std::thread::available_parallelism().map_or(1, std::num::NonZero::get) >= 2
+}
+
+/// Used by [`GrundyMethod::extend`] for [`RareCommon`].
+pub(super) fn extend(
+    method: &mut RareCommon,
+    upto: usize,
+    after_each: &mut dyn FnMut(&[u16]) -> bool,
+) {
+    if two_cores() {
+        method.extend_pipelined(upto, BLOCK, 4 * BLOCK, after_each);
+    } else {
+        while method.values().len() <= upto {
+            method.step();
+            if !after_each(method.values()) {
+                return;
+            }
+        }
+    }
+}
