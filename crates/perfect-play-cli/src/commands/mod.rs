@@ -68,7 +68,7 @@ pub fn run(cli: &Cli, io: &mut Io<'_>) -> Result<(), CommandError> {
         Command::Octal(args) => octal::run(args, budget, quiet)?,
         Command::CanIWin(args) if args.batch => return can_i_win::batch(args, budget, io),
         Command::CanIWin(args) => can_i_win::run(args, budget, quiet)?,
-        Command::Values(args) => impartial::values(args, budget, quiet)?,
+        Command::Values(args) => return impartial::values(args, budget, quiet, cli.json, io),
         Command::Sum(args) => impartial::sum(args, budget, quiet)?,
         Command::Schema(args) => {
             let schema = crate::schema::schema(&args.command)

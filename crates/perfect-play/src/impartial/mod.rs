@@ -288,9 +288,17 @@ impl Values {
     /// The values of heaps `0..=n`, from the table or beyond it; `None` past what is known.
     #[must_use]
     pub fn upto(&self, n: u64) -> Option<Vec<u32>> {
-        (0..=n)
-            .map(|h| self.value(&h.into()).and_then(|v| v.to_u32()))
-            .collect()
+        (0..=n).map(|h| self.get(h)).collect()
+    }
+
+    /// The value of heap `n` as [`Values::value`] gives it, when it fits four bytes: from the
+    /// table at once, else from the period or the formula.
+    #[must_use]
+    pub fn get(&self, n: u64) -> Option<u32> {
+        if let Some(&v) = usize::try_from(n).ok().and_then(|i| self.values.get(i)) {
+            return Some(v);
+        }
+        self.value(&n.into()).and_then(|v| v.to_u32())
     }
 
     /// As [`Values::compute`]; a take-and-break code stops at its proven period unless `full`.
@@ -335,13 +343,11 @@ impl Values {
                     method: octal::Method::Auto,
                 };
                 let seq = GrundySequence::compute(code, &options, on_progress)?;
+                let values = seq.values.iter().map(|&v| u32::from(v)).collect();
+                let period = seq.period;
                 Values {
-                    take_break: Some(seq.clone()),
-                    ..table(
-                        seq.values.iter().map(|&v| u32::from(v)).collect(),
-                        seq.period,
-                        None,
-                    )
+                    take_break: Some(seq),
+                    ..table(values, period, None)
                 }
             }
             HeapGame::Subtraction(set) => {

@@ -263,3 +263,18 @@ fn misere_sums_by_search() {
     .unwrap_err();
     assert!(matches!(err, ImpartialError::MisereTooLarge(_)));
 }
+
+#[test]
+fn the_fast_lookup_agrees_with_the_general_one() {
+    // `get` reads the table first; `value` asks the formula or the period first: the two
+    // must give every heap the same value, inside the table and past it.
+    for text in GAMES {
+        let g = game(text);
+        let table = Values::compute_proving(&g, 300, &Limits::default(), &quiet).unwrap();
+        let beyond = table.values.len() as u64 + 500;
+        for n in 0..beyond {
+            let general = table.value(&n.into()).and_then(|v| v.to_u32());
+            assert_eq!(table.get(n), general, "{text}, heap {n}");
+        }
+    }
+}
