@@ -36,6 +36,36 @@ fn values_report_a_proven_period_or_a_formula() {
 }
 
 #[test]
+fn values_report_an_arithmetic_period_seen_but_not_proven() {
+    // 0.8 (take one token, leave three heaps): g = 0 0 0 0 1 1 1 2 2 2 ..., g(n + 3) = g(n) + 1
+    // from heap 1; 0.137F: g(n + 2) = g(n) + 1 from heap 0.
+    let v = json(&["values", "0.8", "--upto", "10"]);
+    assert_eq!(v["values"], json!([0, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3]));
+    assert_eq!(v["period"], serde_json::Value::Null);
+    let a = &v["arithmetic_period"];
+    assert_eq!(
+        (&a["preperiod"], &a["period"], &a["saltus"]),
+        (&json!(1), &json!(3), &json!(1))
+    );
+    assert_eq!(
+        a["checked_upto"].as_u64(),
+        v["values_computed"].as_u64().map(|n| n - 1)
+    );
+    let f = json(&["values", "0.137F", "--upto", "3"]);
+    assert_eq!(f["arithmetic_period"]["period"], 2);
+    let text = String::from_utf8(run(&["values", "0.8", "--upto", "3"]).stdout).unwrap();
+    assert!(
+        text.contains("g(n + 3) = g(n) + 1") && text.contains("not proven"),
+        "{text}"
+    );
+    // Neither a proven period nor a closed form is doubled by one, nor is noise taken for one.
+    for game in ["powers-of-two", "0.77", "half", "squares", "grundy"] {
+        let v = json(&["values", game, "--upto", "5"]);
+        assert_eq!(v["arithmetic_period"], serde_json::Value::Null, "{game}");
+    }
+}
+
+#[test]
 fn the_issue_example_sum() {
     let v = json(&[
         "sum",

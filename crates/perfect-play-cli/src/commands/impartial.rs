@@ -71,6 +71,7 @@ pub fn values(
             },
             period: table.period,
             formula: table.formula,
+            arithmetic_period: table.arithmetic_period,
             values_computed: table.values_computed,
         };
         serde_json::to_writer(&mut out, &document).map_err(|e| {
@@ -106,6 +107,7 @@ struct ValuesJson<'a> {
     values: HeapValues<'a>,
     period: Option<perfect_play::period::Period>,
     formula: Option<&'static str>,
+    arithmetic_period: Option<perfect_play::period::ArithmeticPeriod>,
     values_computed: u64,
 }
 
@@ -138,10 +140,16 @@ fn describe_period(table: &Values, upto: u64) -> String {
         (None, HeapGame::TakeBreak(code)) if code.restricts_parts() => format!(
             "No period is claimed up to {upto}: ! and ? put this game outside the periodicity theorem."
         ),
-        (None, _) => format!(
-            "No period found up to heap {}.",
-            (table.values_computed.max(1) - 1).max(upto)
-        ),
+        (None, _) => {
+            let searched = (table.values_computed.max(1) - 1).max(upto);
+            match table.arithmetic_period {
+                Some(a) => format!(
+                    "No period found up to heap {searched}; the values look arithmetic-periodic from heap {}: g(n + {}) = g(n) + {}, seen up to heap {} (not proven).",
+                    a.preperiod, a.period, a.saltus, a.checked_upto
+                ),
+                None => format!("No period found up to heap {searched}."),
+            }
+        }
     }
 }
 

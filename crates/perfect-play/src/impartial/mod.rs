@@ -27,7 +27,7 @@ pub use sum::{
 };
 
 use crate::octal::{self, GrundySequence, OctalCode};
-use crate::period::Period;
+use crate::period::{ArithmeticPeriod, Period, find_arithmetic_period};
 use crate::subtraction::{self, SubtractionSet};
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
@@ -226,6 +226,9 @@ pub struct Values {
     pub period: Option<Period>,
     /// The closed form, if the game has one.
     pub formula: Option<&'static str>,
+    /// An arithmetic period the table shows, when it has no proven period or closed form
+    /// (observed, not proven).
+    pub arithmetic_period: Option<ArithmeticPeriod>,
     /// How many heaps the engine computed (for a finite subtraction set, the heaps its period
     /// search needed).
     pub values_computed: u64,
@@ -315,13 +318,21 @@ impl Values {
                 limits.max_values
             )));
         }
-        let table = |values: Vec<u32>, period, formula| Values {
-            game: game.clone(),
-            values_computed: values.len() as u64,
-            values,
-            period,
-            formula,
-            take_break: None,
+        let table = |values: Vec<u32>, period: Option<Period>, formula: Option<&'static str>| {
+            let arithmetic_period = if period.is_none() && formula.is_none() {
+                find_arithmetic_period(&values)
+            } else {
+                None
+            };
+            Values {
+                game: game.clone(),
+                values_computed: values.len() as u64,
+                values,
+                period,
+                formula,
+                arithmetic_period,
+                take_break: None,
+            }
         };
         Ok(match game {
             HeapGame::Nim => table(
@@ -365,6 +376,7 @@ impl Values {
                     values: (0..=kept).map(|n| u32::from(seq.value(n))).collect(),
                     period: Some(seq.period),
                     formula: None,
+                    arithmetic_period: None,
                     values_computed: seq.values_computed.max(upto + 1),
                     take_break: None,
                 }
