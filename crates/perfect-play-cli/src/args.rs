@@ -352,7 +352,13 @@ pub struct NumberList(pub Vec<u64>);
 pub fn parse_move_set(text: &str) -> Result<NumberList, String> {
     perfect_play::parse::list_in(text, 1, perfect_play::subtraction::MAX_MOVE)
         .map(NumberList)
-        .map_err(|e| e.to_string())
+        .map_err(|e| match text.trim().parse::<perfect_play::impartial::HeapGame>() {
+            // An infinite set by name: say where it is played rather than that it is no list.
+            Ok(game @ perfect_play::impartial::HeapGame::Rule(_)) => format!(
+                "{game} names an infinite set, not a list of moves: `perfect-play sum {game}:PILE ...` plays it and `perfect-play values {game} --upto N` lists its values"
+            ),
+            _ => e.to_string(),
+        })
 }
 
 /// A Can I Win pool: positive whole numbers, comma separated.

@@ -66,6 +66,22 @@ fn values_report_an_arithmetic_period_seen_but_not_proven() {
 }
 
 #[test]
+fn subtraction_points_a_named_infinite_set_to_sum_and_values() {
+    let out = run(&["subtraction", "--moves", "squares", "10"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("perfect-play sum squares:PILE"), "{err}");
+    // A bad list is still reported as one.
+    let bad = run(&["subtraction", "--moves", "1,x", "10"]);
+    assert!(
+        String::from_utf8(bad.stderr)
+            .unwrap()
+            .contains("not a whole number")
+    );
+}
+
+#[test]
 fn the_issue_example_sum() {
     let v = json(&[
         "sum",
