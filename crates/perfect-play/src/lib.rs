@@ -30,6 +30,7 @@ pub mod value;
 pub mod baseline;
 pub mod big;
 pub mod can_i_win;
+pub mod engine;
 pub mod impartial;
 pub mod nim;
 pub mod octal;

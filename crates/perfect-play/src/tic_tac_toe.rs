@@ -3,6 +3,7 @@
 //! A board is 9 characters in reading order: `x`, `o`, or `.` for an empty square (`X`, `O`, `-`
 //! and `_` are accepted too). X moves first, so the side to move follows from the counts.
 
+use crate::engine::IndexedGame;
 use crate::game::{Ending, Game, Transition};
 use serde::Serialize;
 use std::fmt;
@@ -94,6 +95,16 @@ impl FromStr for Board {
                 other => return Err(BoardError::Character(other)),
             };
         }
+        Board::from_cells(cells)
+    }
+}
+
+impl Board {
+    /// The board with these cells, if it can arise in play.
+    ///
+    /// # Errors
+    /// The counts or lines of a board no game reaches.
+    pub fn from_cells(cells: [Cell; 9]) -> Result<Board, BoardError> {
         let board = Board { cells };
         let (x, o) = (board.count(Cell::X), board.count(Cell::O));
         if x != o && x != o + 1 {
@@ -205,6 +216,41 @@ impl Game for TicTacToe {
         } else {
             Ending::Draw
         }
+    }
+}
+
+/// The engine's numbering: the nine cells as base-3 digits (empty 0, X 1, O 2), cell 0 the
+/// lowest; 3^9 = 19,683 numbers, of which the boards no game reaches are holes.
+impl IndexedGame for TicTacToe {
+    fn index_count(&self) -> u64 {
+        3u64.pow(9)
+    }
+
+    fn index(&self, board: &Board) -> u64 {
+        board.cells.iter().rev().fold(0, |index, cell| {
+            index * 3
+                + match cell {
+                    Cell::Empty => 0,
+                    Cell::X => 1,
+                    Cell::O => 2,
+                }
+        })
+    }
+
+    fn position(&self, mut index: u64) -> Option<Board> {
+        if index >= self.index_count() {
+            return None;
+        }
+        let mut cells = [Cell::Empty; 9];
+        for cell in &mut cells {
+            *cell = match index % 3 {
+                0 => Cell::Empty,
+                1 => Cell::X,
+                _ => Cell::O,
+            };
+            index /= 3;
+        }
+        Board::from_cells(cells).ok()
     }
 }
 

@@ -1,0 +1,114 @@
+//! The engine: solves a whole game, loops and draws included, on every core, within a memory
+//! bound, one two-byte [`Record`] a position.
+//!
+//! A game tells the engine how to number its positions ([`IndexedGame`]: an index in
+//! `0..index_count`, holes allowed) on top of the plain [`Game`] moves. The engine keeps one
+//! record per number and fills the table in passes, the way GamesmanOne's value-iteration
+//! tier solver does for loopy tiers, with no predecessor lists and no recursion:
+//!
+//! 1. Pass 0 marks the positions without moves (the game's [`Game::no_moves`] ending).
+//! 2. Pass `k` decides, among the positions still open, a win in `r + 1` when some move
+//!    reaches a loss decided with remoteness `r <= k - 1` (the smallest such `r`: every loss
+//!    that near is already decided), and, once every move's result is known and none is a
+//!    loss for the opponent, a tie (one more than the nearest tie) or else a loss (one more
+//!    than the farthest win). The passes write in place and in parallel: a record, once
+//!    written, is final, so a pass may use what another thread wrote during it.
+//! 3. When a pass decides nothing and every decided remoteness has been usable, the positions
+//!    still open are those from which neither side can force a win: a tie if a tie is in
+//!    reach (a second round of passes finds the nearest), a draw (endless play) otherwise.
+//!
+//! The old [`Solver`](crate::Solver) stays as the oracle: the tests check the engine against
+//! it on every acyclic game small enough, and against a classic retrograde analysis with
+//! child counters on loopy ones.
+
+pub mod record;
+mod solve;
+#[cfg(test)]
+mod tests;
+
+pub use record::{MAX_REMOTENESS, Record};
+pub use solve::{Progress, Solution, count_reachable, solve};
+
+use crate::game::Game;
+use thiserror::Error;
+
+/// A game whose positions the engine can number: each position has an index in
+/// `0..index_count()`, and each index is one position or a hole (no position).
+///
+/// `position(index(p))` must give back `p` for every position the moves reach.
+pub trait IndexedGame: Game {
+    /// How many indices there are (positions and holes).
+    fn index_count(&self) -> u64;
+
+    /// The index of a position.
+    fn index(&self, position: &Self::Position) -> u64;
+
+    /// The position with this index, or `None` for a hole.
+    fn position(&self, index: u64) -> Option<Self::Position>;
+}
+
+/// Bytes the engine keeps per index: one [`Record`].
+pub const BYTES_PER_POSITION: u64 = 2;
+
+/// How the engine may run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Most bytes the table may take.
+    pub memory_limit: u64,
+    /// Worker threads; 0 for one per core.
+    pub threads: usize,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            memory_limit: 2 << 30,
+            threads: 0,
+        }
+    }
+}
+
+/// Why the engine stopped without a solution.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum EngineError {
+    /// The table would not fit the memory limit: refused before anything is computed.
+    #[error(
+        "the table needs {needed} bytes ({indices} positions at {BYTES_PER_POSITION} bytes), above the memory limit of {limit} bytes; raise the memory limit or solve a smaller variant"
+    )]
+    OverMemory {
+        /// Bytes the table would take.
+        needed: u64,
+        /// The limit.
+        limit: u64,
+        /// Indices in the game.
+        indices: u64,
+    },
+    /// A move earns points: the engine values win, loss, tie and draw, not margins.
+    #[error(
+        "a move earns {reward} points: the engine values win, loss, tie and draw only (the reference Solver values margins)"
+    )]
+    Scoring {
+        /// The reward met.
+        reward: i64,
+    },
+    /// The game's index sent a move outside the table or to a hole.
+    #[error(
+        "a move from index {from} leads to index {to}, which is {why}: the game's index is inconsistent"
+    )]
+    BadIndex {
+        /// The index moved from.
+        from: u64,
+        /// The index reached.
+        to: u64,
+        /// What is wrong with it.
+        why: &'static str,
+    },
+    /// Some position is further from the end than a record holds.
+    #[error(
+        "a position is more than {MAX_REMOTENESS} moves from the end, past what a record holds"
+    )]
+    TooDeep,
+    /// The worker threads could not be started.
+    #[error("could not start the worker threads: {0}")]
+    Threads(String),
+}

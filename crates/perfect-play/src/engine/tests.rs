@@ -1,0 +1,374 @@
+use super::*;
+use crate::game::{Ending, Transition};
+use crate::player::Outcome;
+use crate::solver::Solver;
+use crate::tic_tac_toe::{Board, TicTacToe};
+use crate::value::Value;
+use proptest::prelude::*;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+fn no_progress(_: &Progress) {}
+
+fn options(threads: usize) -> Options {
+    Options {
+        threads,
+        ..Options::default()
+    }
+}
+
+/// The record the reference solver's value stands for (win/loss/tie games).
+fn record_of(value: Value) -> Record {
+    Record::new(value.outcome(), value.remoteness).unwrap()
+}
+
+#[test]
+fn tic_tac_toe_through_the_engine_matches_the_solver_everywhere() {
+    let game = TicTacToe {
+        board: Board::empty(),
+    };
+    let start = Board::empty();
+    assert_eq!(
+        count_reachable(&game, &start, &Options::default()),
+        Ok(5478)
+    );
+    let mut oracle = Solver::new(game);
+    for threads in [1, 2] {
+        let solution = solve(&game, &options(threads), &no_progress).unwrap();
+        let root = solution.record(game.index(&start)).unwrap();
+        assert_eq!(
+            (root.outcome(), root.remoteness()),
+            (Some(Outcome::Tie), Some(9))
+        );
+        let mut checked = 0;
+        for index in 0..game.index_count() {
+            let record = solution.record(index).unwrap();
+            match game.position(index) {
+                None => assert!(record.is_hole()),
+                Some(board) => {
+                    assert_eq!(game.index(&board), index, "the index round-trips");
+                    assert_eq!(record, record_of(oracle.value(&board)), "{board}");
+                    checked += 1;
+                }
+            }
+        }
+        // Every legal board, reachable from the empty one or not (a board where both could
+        // have won is a hole).
+        assert_eq!(checked, solution.positions);
+        assert!(checked >= 5478);
+    }
+}
+
+/// Take 1 to 3 tokens from one pile; the last token wins (or, misère, loses).
+struct TakeUpToThree {
+    piles: u64,
+    misere: bool,
+}
+
+impl Game for TakeUpToThree {
+    type Position = u64;
+    type Move = u64;
+    fn start(&self) -> u64 {
+        self.piles - 1
+    }
+    fn moves(&self, pile: &u64) -> Vec<u64> {
+        (1..=3).filter(|t| t <= pile).collect()
+    }
+    fn play(&self, pile: &u64, take: &u64) -> Transition<u64> {
+        if self.misere && *take == *pile {
+            Transition::End(Ending::Loss)
+        } else {
+            Transition::to(pile - take)
+        }
+    }
+}
+
+impl IndexedGame for TakeUpToThree {
+    fn index_count(&self) -> u64 {
+        self.piles
+    }
+    fn index(&self, pile: &u64) -> u64 {
+        *pile
+    }
+    fn position(&self, index: u64) -> Option<u64> {
+        (index < self.piles).then_some(index)
+    }
+}
+
+#[test]
+fn a_subtraction_game_matches_the_solver_in_both_conventions() {
+    for misere in [false, true] {
+        let game = TakeUpToThree { piles: 300, misere };
+        let solution = solve(&game, &options(2), &no_progress).unwrap();
+        let mut oracle = Solver::new(TakeUpToThree { piles: 300, misere });
+        for pile in 0..300 {
+            let expected = record_of(oracle.value(&pile));
+            assert_eq!(
+                solution.record(pile),
+                Some(expected),
+                "pile {pile}, misère {misere}"
+            );
+        }
+        assert_eq!(solution.count(Outcome::Draw), 0);
+    }
+}
+
+/// A game on a directed graph, loops allowed: each node lists its options (an ending for
+/// the mover, or a move to another node); a node without options has its own ending.
+#[derive(Clone, Debug)]
+struct Graph {
+    options: Vec<Vec<Edge>>,
+    stuck: Vec<Ending>,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Edge {
+    End(Ending),
+    To(u64),
+}
+
+impl Game for Graph {
+    type Position = u64;
+    type Move = usize;
+    fn start(&self) -> u64 {
+        0
+    }
+    fn moves(&self, node: &u64) -> Vec<usize> {
+        (0..self.options[*node as usize].len()).collect()
+    }
+    fn play(&self, node: &u64, mv: &usize) -> Transition<u64> {
+        match self.options[*node as usize][*mv] {
+            Edge::End(e) => Transition::End(e),
+            Edge::To(next) => Transition::to(next),
+        }
+    }
+    fn no_moves(&self, node: &u64) -> Ending {
+        self.stuck[*node as usize]
+    }
+}
+
+impl IndexedGame for Graph {
+    fn index_count(&self) -> u64 {
+        self.options.len() as u64
+    }
+    fn index(&self, node: &u64) -> u64 {
+        *node
+    }
+    fn position(&self, index: u64) -> Option<u64> {
+        (index < self.index_count()).then_some(index)
+    }
+}
+
+/// The textbook retrograde analysis, a different algorithm from the engine's passes: each
+/// decided node is taken from a queue in order of remoteness and updates its predecessors
+/// through child counters (a loss makes its predecessors wins; a predecessor whose every
+/// option is decided takes its best); then ties spread to the undecided nodes by a shortest
+/// path search, and the rest are draws.
+fn textbook(graph: &Graph) -> Vec<Record> {
+    let n = graph.options.len();
+    let mut parents: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut open_options: Vec<usize> = vec![0; n];
+    let mut nearest_tie: Vec<Option<u32>> = vec![None; n];
+    let mut farthest_loss: Vec<Option<u32>> = vec![None; n];
+    let mut records = vec![Record::DRAW; n];
+    let mut queue: BinaryHeap<Reverse<(u32, usize)>> = BinaryHeap::new();
+    let decide = |records: &mut Vec<Record>, queue: &mut BinaryHeap<_>, v: usize, o, r| {
+        records[v] = Record::new(o, r).unwrap();
+        queue.push(Reverse((r, v)));
+    };
+    // What an option that ends the game (or a child with this record) is to the mover.
+    let seen = |child: Record| -> (Outcome, u32) {
+        let r = child.remoteness().unwrap();
+        match child.outcome().unwrap() {
+            Outcome::Win => (Outcome::Loss, r),
+            Outcome::Loss => (Outcome::Win, r),
+            other => (other, r),
+        }
+    };
+    let end = |e: Ending| match e.score().signum() {
+        1 => Record::new(Outcome::Loss, 0).unwrap(), // the child "position" the mover leaves
+        -1 => Record::new(Outcome::Win, 0).unwrap(),
+        _ => Record::new(Outcome::Tie, 0).unwrap(),
+    };
+    let mut pending: Vec<(usize, Record)> = Vec::new();
+    for (v, options) in graph.options.iter().enumerate() {
+        if options.is_empty() {
+            let outcome = match graph.stuck[v].score().signum() {
+                1 => Outcome::Win,
+                -1 => Outcome::Loss,
+                _ => Outcome::Tie,
+            };
+            decide(&mut records, &mut queue, v, outcome, 0);
+        }
+        for edge in options {
+            match *edge {
+                Edge::To(w) => {
+                    parents[w as usize].push(v);
+                    open_options[v] += 1;
+                }
+                Edge::End(e) => {
+                    open_options[v] += 1;
+                    pending.push((v, end(e)));
+                }
+            }
+        }
+    }
+    // An option's result reaches node v.
+    let mut settle = |records: &mut Vec<Record>,
+                      queue: &mut BinaryHeap<Reverse<(u32, usize)>>,
+                      v: usize,
+                      child: Record| {
+        if records[v].is_decided() {
+            return;
+        }
+        let (outcome, r) = seen(child);
+        open_options[v] -= 1;
+        match outcome {
+            Outcome::Win => decide(records, queue, v, Outcome::Win, r + 1),
+            Outcome::Tie => nearest_tie[v] = Some(nearest_tie[v].map_or(r, |t| t.min(r))),
+            _ => farthest_loss[v] = Some(farthest_loss[v].map_or(r, |l| l.max(r))),
+        }
+        if !records[v].is_decided() && open_options[v] == 0 {
+            match (nearest_tie[v], farthest_loss[v]) {
+                (Some(t), _) => decide(records, queue, v, Outcome::Tie, t + 1),
+                (None, Some(l)) => decide(records, queue, v, Outcome::Loss, l + 1),
+                (None, None) => unreachable!("a node with options has a result"),
+            }
+        }
+    };
+    // Endings are children at remoteness 0: they come first.
+    for (v, child) in pending {
+        settle(&mut records, &mut queue, v, child);
+    }
+    while let Some(Reverse((_, c))) = queue.pop() {
+        let child = records[c];
+        for p in parents[c].clone() {
+            settle(&mut records, &mut queue, p, child);
+        }
+    }
+    // Ties in reach of the undecided nodes, nearest first (a shortest path search from the
+    // tie options they already have); the rest are draws.
+    let undecided: Vec<bool> = records.iter().map(|r| !r.is_decided()).collect();
+    let mut distance: Vec<Option<u32>> = (0..n)
+        .map(|v| nearest_tie[v].filter(|_| undecided[v]).map(|t| t + 1))
+        .collect();
+    let mut ties: BinaryHeap<Reverse<(u32, usize)>> = (0..n)
+        .filter_map(|v| distance[v].map(|d| Reverse((d, v))))
+        .collect();
+    while let Some(Reverse((d, v))) = ties.pop() {
+        if distance[v] != Some(d) {
+            continue;
+        }
+        for &p in &parents[v] {
+            if undecided[p] && distance[p].is_none_or(|x| x > d + 1) {
+                distance[p] = Some(d + 1);
+                ties.push(Reverse((d + 1, p)));
+            }
+        }
+    }
+    for v in 0..n {
+        if undecided[v]
+            && let Some(d) = distance[v]
+        {
+            records[v] = Record::new(Outcome::Tie, d).unwrap();
+        }
+    }
+    records
+}
+
+fn graph() -> impl Strategy<Value = Graph> {
+    (1usize..24).prop_flat_map(|n| {
+        let ending = prop_oneof![Just(Ending::Win), Just(Ending::Loss), Just(Ending::Draw),];
+        let edge = prop_oneof![
+            4 => (0..n as u64).prop_map(Edge::To),
+            1 => ending.clone().prop_map(Edge::End),
+        ];
+        (
+            proptest::collection::vec(proptest::collection::vec(edge, 0..4), n),
+            proptest::collection::vec(ending, n),
+        )
+            .prop_map(|(options, stuck)| Graph { options, stuck })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn loopy_games_match_the_textbook_retrograde_analysis(g in graph(), threads in 1usize..3) {
+        let solution = solve(&g, &options(threads), &no_progress).unwrap();
+        let expected = textbook(&g);
+        prop_assert_eq!(solution.records(), &expected[..]);
+    }
+}
+
+#[test]
+fn a_loop_nobody_can_leave_well_is_a_draw() {
+    // 0 -> 1 -> 0, and from 1 a move that loses at once: 1 keeps going round, so both draw;
+    // 2 may enter the loop or take a tie: the tie is better than endless play.
+    let g = Graph {
+        options: vec![
+            vec![Edge::To(1)],
+            vec![Edge::To(0), Edge::End(Ending::Loss)],
+            vec![Edge::To(0), Edge::End(Ending::Draw)],
+            vec![Edge::To(2), Edge::To(3)],
+        ],
+        stuck: vec![Ending::Loss; 4],
+    };
+    let s = solve(&g, &Options::default(), &no_progress).unwrap();
+    let outcome = |i| s.record(i).unwrap().outcome().unwrap();
+    assert_eq!(outcome(0), Outcome::Draw);
+    assert_eq!(outcome(1), Outcome::Draw);
+    assert_eq!(s.record(2), Record::new(Outcome::Tie, 1));
+    assert_eq!(s.record(3), Record::new(Outcome::Tie, 2)); // 3 -> 2, then the tie
+    assert_eq!(s.count(Outcome::Draw), 2);
+}
+
+#[test]
+fn too_large_a_table_is_refused_before_any_work() {
+    let game = TakeUpToThree {
+        piles: 1 << 40,
+        misere: false,
+    };
+    let err = solve(&game, &Options::default(), &no_progress).unwrap_err();
+    assert!(matches!(err, EngineError::OverMemory { needed, .. } if needed == 2 << 40));
+    assert!(err.to_string().contains("raise the memory limit"), "{err}");
+}
+
+#[test]
+fn an_index_that_loses_a_position_is_reported() {
+    struct Broken;
+    impl Game for Broken {
+        type Position = u64;
+        type Move = ();
+        fn start(&self) -> u64 {
+            0
+        }
+        fn moves(&self, p: &u64) -> Vec<()> {
+            if *p == 0 { vec![()] } else { Vec::new() }
+        }
+        fn play(&self, _: &u64, (): &()) -> Transition<u64> {
+            Transition::to(7)
+        }
+    }
+    impl IndexedGame for Broken {
+        fn index_count(&self) -> u64 {
+            2
+        }
+        fn index(&self, p: &u64) -> u64 {
+            *p
+        }
+        fn position(&self, i: u64) -> Option<u64> {
+            (i < 2).then_some(i)
+        }
+    }
+    let err = solve(&Broken, &Options::default(), &no_progress).unwrap_err();
+    assert_eq!(
+        err,
+        EngineError::BadIndex {
+            from: 0,
+            to: 7,
+            why: "outside the table"
+        }
+    );
+}
