@@ -13,9 +13,13 @@
 //!    loss for the opponent, a tie (one more than the nearest tie) or else a loss (one more
 //!    than the farthest win). The passes write in place and in parallel: a record, once
 //!    written, is final, so a pass may use what another thread wrote during it.
-//! 3. When a pass decides nothing and every decided remoteness has been usable, the positions
-//!    still open are those from which neither side can force a win: a tie if a tie is in
-//!    reach (a second round of passes finds the nearest), a draw (endless play) otherwise.
+//! 3. When a pass decides nothing and waited for nothing, the positions still open are those
+//!    from which neither side can force a win: a tie if a tie is in reach (a second round of
+//!    passes finds the nearest), a draw (endless play) otherwise.
+//!
+//! A game may cut its index into tiers that moves only leave forward ([`IndexedGame::tier_count`]):
+//! the engine then solves them from the last, each with the passes above, and a move into a
+//! solved tier is known at once, so a tier without moves inside it takes a single pass.
 //!
 //! The old [`Solver`](crate::Solver) stays as the oracle: the tests check the engine against
 //! it on every acyclic game small enough, and against a classic retrograde analysis with
@@ -30,6 +34,7 @@ pub use record::{MAX_REMOTENESS, Record};
 pub use solve::{Progress, Solution, count_reachable, solve};
 
 use crate::game::Game;
+use std::ops::Range;
 use thiserror::Error;
 
 /// A game whose positions the engine can number: each position has an index in
@@ -45,6 +50,19 @@ pub trait IndexedGame: Game {
 
     /// The position with this index, or `None` for a hole.
     fn position(&self, index: u64) -> Option<Self::Position>;
+
+    /// How many tiers the index is cut into: groups of positions that moves only leave toward
+    /// later tiers (a tier for each number of pieces on the board, say). The engine solves the
+    /// last tier first, and a tier with no move inside it in one pass. Default: one tier.
+    fn tier_count(&self) -> u64 {
+        1
+    }
+
+    /// The indices of tier `tier`: the tiers, in any order, cover `0..index_count()` exactly.
+    fn tier_range(&self, tier: u64) -> Range<u64> {
+        let _ = tier;
+        0..self.index_count()
+    }
 }
 
 /// Bytes the engine keeps per index: one [`Record`].
@@ -103,6 +121,9 @@ pub enum EngineError {
         /// What is wrong with it.
         why: &'static str,
     },
+    /// The tiers do not cover the index exactly (a gap or an overlap at this index).
+    #[error("the game's tiers do not cover its index exactly: a gap or an overlap at index {0}")]
+    BadTiers(u64),
     /// Some position is further from the end than a record holds.
     #[error(
         "a position is more than {MAX_REMOTENESS} moves from the end, past what a record holds"

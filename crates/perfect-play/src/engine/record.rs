@@ -3,9 +3,9 @@
 
 use crate::player::Outcome;
 
-/// A position's value as the engine stores it: 16 bits, the top two for the kind (draw or
-/// not yet solved, win, loss, tie) and fourteen for the remoteness. GamesmanOne's array
-/// database keeps the same 16 bits a position.
+/// A position's value as the engine stores it: 16 bits, the top two for the kind (win, loss,
+/// tie, or none of those: then the low bits say draw, not solved yet, or hole) and fourteen
+/// for the remoteness. GamesmanOne's array database keeps the same 16 bits a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Record(u16);
 
@@ -19,8 +19,10 @@ const TIE: u16 = 3;
 pub const MAX_REMOTENESS: u32 = REMOTENESS_MASK as u32 - 1;
 
 impl Record {
-    /// Not solved yet; after a solve, a draw (endless play under perfect play).
-    pub const DRAW: Record = Record(0);
+    /// Not solved yet.
+    pub const OPEN: Record = Record(0);
+    /// A draw: endless play under perfect play.
+    pub const DRAW: Record = Record(1);
     /// A number that is no position of the game (a hole in its index).
     pub const HOLE: Record = Record(REMOTENESS_MASK);
 
@@ -61,15 +63,21 @@ impl Record {
         self.0 >> KIND_SHIFT != 0
     }
 
-    /// The outcome for the player to move; `None` for a hole.
+    /// Whether the position's value is known: a win, loss, tie or draw.
+    #[must_use]
+    pub fn is_final(self) -> bool {
+        self.is_decided() || self == Record::DRAW
+    }
+
+    /// The outcome for the player to move; `None` for a hole or a position not solved yet.
     #[must_use]
     pub fn outcome(self) -> Option<Outcome> {
         match self.0 >> KIND_SHIFT {
             WIN => Some(Outcome::Win),
             LOSS => Some(Outcome::Loss),
             TIE => Some(Outcome::Tie),
-            _ if self.is_hole() => None,
-            _ => Some(Outcome::Draw),
+            _ if self == Record::DRAW => Some(Outcome::Draw),
+            _ => None,
         }
     }
 
@@ -121,6 +129,8 @@ mod tests {
         assert_eq!(Record::DRAW.outcome(), Some(Outcome::Draw));
         assert_eq!(Record::DRAW.remoteness(), None);
         assert_eq!(Record::HOLE.outcome(), None);
+        assert_eq!(Record::OPEN.outcome(), None);
+        assert!(Record::DRAW.is_final() && !Record::OPEN.is_final() && !Record::HOLE.is_final());
         let win = |r| Record::new(Outcome::Win, r).unwrap();
         let loss = |r| Record::new(Outcome::Loss, r).unwrap();
         let tie = |r| Record::new(Outcome::Tie, r).unwrap();

@@ -4,16 +4,19 @@ use super::{BYTES_PER_POSITION, EngineError, IndexedGame, MAX_REMOTENESS, Option
 use crate::game::{Ending, Transition};
 use crate::player::Outcome;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering};
+use std::ops::Range;
+use std::sync::atomic::{AtomicU16, AtomicU64, Ordering};
 
 /// What a pass reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Progress {
+    /// The tier being solved.
+    pub tier: u64,
     /// 1 while wins and losses are found, 2 while ties among the open positions are.
     pub round: u8,
     /// The pass within the round.
     pub pass: u32,
-    /// Positions decided so far (win, loss or tie).
+    /// Positions decided so far (win, loss, tie or draw).
     pub decided: u64,
     /// Positions in the game (holes left out).
     pub positions: u64,
@@ -53,15 +56,6 @@ impl Solution {
             .filter(|r| r.outcome() == Some(outcome))
             .count() as u64
     }
-}
-
-/// What one move gives the mover, as far as is known.
-enum Option_ {
-    /// The move ends the game, or reaches a decided position: the record seen by the mover
-    /// (a win for the mover when the child is a loss for the player there).
-    Known(Record),
-    /// The move reaches a position still open.
-    Open,
 }
 
 /// The mover's view of a child's record.
@@ -146,11 +140,13 @@ pub fn count_reachable<G: IndexedGame>(
     Ok(reached)
 }
 
-/// Solve every position of `game`, calling `on_pass` after each pass.
+/// Solve every position of `game`, tier by tier from the last, calling `on_pass` after each
+/// pass.
 ///
 /// # Errors
-/// Refused up front when the table passes the memory limit; stopped on a move that earns
-/// points, an index the game does not keep, or a remoteness past [`MAX_REMOTENESS`].
+/// Refused up front when the table passes the memory limit or the tiers do not cover the
+/// index; stopped on a move that earns points, an index the game does not keep, a move to an
+/// earlier tier, or a remoteness past [`MAX_REMOTENESS`].
 pub fn solve<G>(
     game: &G,
     options: &Options,
@@ -168,19 +164,36 @@ where
             indices: count,
         });
     }
+    let tiers = tiers(game)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads)
         .build()
         .map_err(|e| EngineError::Threads(e.to_string()))?;
-    pool.install(|| Passes::new(game, count).run(on_pass))
+    pool.install(|| Passes::new(game, count).run(&tiers, on_pass))
+}
+
+/// The game's tiers as index ranges, checked to cover the index exactly.
+fn tiers<G: IndexedGame>(game: &G) -> Result<Vec<Range<u64>>, EngineError> {
+    let tiers: Vec<Range<u64>> = (0..game.tier_count()).map(|t| game.tier_range(t)).collect();
+    let mut sorted = tiers.clone();
+    sorted.sort_by_key(|r| r.start);
+    let mut next = 0;
+    for range in &sorted {
+        if range.start != next || range.end < range.start {
+            return Err(EngineError::BadTiers(range.start.min(next)));
+        }
+        next = range.end;
+    }
+    if next != game.index_count() {
+        return Err(EngineError::BadTiers(next));
+    }
+    Ok(tiers)
 }
 
 /// The table being filled, shared by the worker threads.
 struct Passes<'a, G> {
     game: &'a G,
     table: Vec<AtomicU16>,
-    /// The largest remoteness decided so far.
-    deepest: AtomicU32,
     decided: AtomicU64,
     positions: u64,
 }
@@ -188,14 +201,31 @@ struct Passes<'a, G> {
 /// Indices a worker takes at a time.
 const CHUNK: usize = 4096;
 
+/// What one pass did.
+struct PassResult {
+    /// Positions decided.
+    changed: u64,
+    /// Whether some position waited for a result decided too early in the pass to be used
+    /// (another pass will use it).
+    blocked: bool,
+}
+
+impl PassResult {
+    fn merge(self, other: PassResult) -> PassResult {
+        PassResult {
+            changed: self.changed + other.changed,
+            blocked: self.blocked || other.blocked,
+        }
+    }
+}
+
 impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
     fn new(game: &'a G, count: u64) -> Passes<'a, G> {
         Passes {
             game,
             table: (0..count)
-                .map(|_| AtomicU16::new(Record::DRAW.bits()))
+                .map(|_| AtomicU16::new(Record::OPEN.bits()))
                 .collect(),
-            deepest: AtomicU32::new(0),
             decided: AtomicU64::new(0),
             positions: 0,
         }
@@ -207,15 +237,16 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
 
     fn store(&self, index: usize, record: Record) {
         self.table[index].store(record.bits(), Ordering::Relaxed);
-        if let Some(r) = record.remoteness() {
-            self.deepest.fetch_max(r, Ordering::Relaxed);
-        }
-        if record.is_decided() {
+        if record.is_final() {
             self.decided.fetch_add(1, Ordering::Relaxed);
         }
     }
 
-    fn run(mut self, on_pass: &(dyn Fn(&Progress) + Sync)) -> Result<Solution, EngineError> {
+    fn run(
+        mut self,
+        tiers: &[Range<u64>],
+        on_pass: &(dyn Fn(&Progress) + Sync),
+    ) -> Result<Solution, EngineError> {
         // Pass 0: holes, and the positions without moves.
         let positions = AtomicU64::new(0);
         self.table
@@ -239,24 +270,35 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
             });
         self.positions = positions.into_inner();
         let mut passes = 1;
-        for round in [1u8, 2] {
-            let mut pass = 1u32;
-            loop {
-                let changed = self.pass(round, pass)?;
-                on_pass(&Progress {
-                    round,
-                    pass,
-                    decided: self.decided.load(Ordering::Relaxed),
-                    positions: self.positions,
-                });
-                passes += 1;
-                // Every decided remoteness has been usable for a whole pass, and nothing
-                // changed: nothing will.
-                if changed == 0 && pass >= self.deepest.load(Ordering::Relaxed) + 2 {
-                    break;
+        for (tier, range) in tiers.iter().enumerate().rev() {
+            for round in [1u8, 2] {
+                let mut pass = 1u32;
+                loop {
+                    let result = self.pass(range, round, pass)?;
+                    on_pass(&Progress {
+                        tier: tier as u64,
+                        round,
+                        pass,
+                        decided: self.decided.load(Ordering::Relaxed),
+                        positions: self.positions,
+                    });
+                    passes += 1;
+                    if result.changed == 0 && !result.blocked {
+                        break;
+                    }
+                    pass += 1;
                 }
-                pass += 1;
             }
+            // What is still open in the tier can neither win nor reach a tie: a draw.
+            let start = range.start as usize;
+            self.table[start..range.end as usize]
+                .par_iter()
+                .enumerate()
+                .for_each(|(offset, cell)| {
+                    if cell.load(Ordering::Relaxed) == Record::OPEN.bits() {
+                        self.store(start + offset, Record::DRAW);
+                    }
+                });
         }
         let records = self
             .table
@@ -270,43 +312,62 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
         })
     }
 
-    /// One pass over the open positions; returns how many it decided.
-    fn pass(&self, round: u8, pass: u32) -> Result<u64, EngineError> {
-        self.table
+    /// One pass over the tier's open positions.
+    fn pass(&self, range: &Range<u64>, round: u8, pass: u32) -> Result<PassResult, EngineError> {
+        let start = range.start as usize;
+        self.table[start..range.end as usize]
             .par_chunks(CHUNK)
             .enumerate()
             .map(|(chunk, cells)| {
-                let mut changed = 0;
+                let mut result = PassResult {
+                    changed: 0,
+                    blocked: false,
+                };
                 for (offset, cell) in cells.iter().enumerate() {
-                    let bits = cell.load(Ordering::Relaxed);
-                    if bits != Record::DRAW.bits() {
-                        continue; // decided, or a hole
+                    if cell.load(Ordering::Relaxed) != Record::OPEN.bits() {
+                        continue; // solved, or a hole
                     }
-                    let index = chunk * CHUNK + offset;
-                    if let Some(record) = self.decide(index, round, pass)? {
+                    let index = start + chunk * CHUNK + offset;
+                    let (record, blocked) = self.decide(index, range, round, pass)?;
+                    result.blocked |= blocked;
+                    if let Some(record) = record {
                         self.store(index, record);
-                        changed += 1;
+                        result.changed += 1;
                     }
                 }
-                Ok(changed)
+                Ok(result)
             })
-            .try_reduce(|| 0, |a, b| Ok(a + b))
+            .try_reduce(
+                || PassResult {
+                    changed: 0,
+                    blocked: false,
+                },
+                |a, b| Ok(a.merge(b)),
+            )
     }
 
-    /// The record of open position `index` if this pass can decide it.
-    fn decide(&self, index: usize, round: u8, pass: u32) -> Result<Option<Record>, EngineError> {
+    /// The record of open position `index` if this pass can decide it, and whether it waits
+    /// for a result of this tier decided too early in the pass to be used yet.
+    fn decide(
+        &self,
+        index: usize,
+        tier: &Range<u64>,
+        round: u8,
+        pass: u32,
+    ) -> Result<(Option<Record>, bool), EngineError> {
         let Some(position) = self.game.position(index as u64) else {
-            return Ok(None);
+            return Ok((None, false));
         };
-        // Nearest win (through a loss usable in this pass), nearest tie, farthest loss, and
-        // whether every move's result is known and none is a loss still out of reach.
         let mut nearest_win: Option<u32> = None;
         let mut nearest_tie: Option<u32> = None;
         let mut farthest_loss: Option<u32> = None;
-        let mut settled = true;
+        let mut draw = false;
+        // Some move reaches a position of this tier still open.
+        let mut open = false;
         for mv in self.game.moves(&position) {
-            let option = match self.game.play(&position, &mv) {
-                Transition::End(ending) => Option_::Known(ending_record(ending)),
+            // The move's result for the mover, one move short.
+            let seen = match self.game.play(&position, &mv) {
+                Transition::End(ending) => ending_record(ending),
                 Transition::Continue {
                     position: next,
                     reward,
@@ -315,73 +376,66 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
                         return Err(EngineError::Scoring { reward });
                     }
                     let to = self.game.index(&next);
+                    let bad = |why| EngineError::BadIndex {
+                        from: index as u64,
+                        to,
+                        why,
+                    };
                     let child = usize::try_from(to)
                         .ok()
                         .filter(|&i| i < self.table.len())
                         .map(|i| self.load(i))
-                        .ok_or(EngineError::BadIndex {
-                            from: index as u64,
-                            to,
-                            why: "outside the table",
-                        })?;
+                        .ok_or_else(|| bad("outside the table"))?;
                     if child.is_hole() {
-                        return Err(EngineError::BadIndex {
-                            from: index as u64,
-                            to,
-                            why: "a hole",
-                        });
+                        return Err(bad("a hole"));
                     }
-                    if child.is_decided() {
-                        // What the move is worth to the mover, one move further from the end.
-                        let seen = for_mover(child);
-                        Option_::Known(seen)
-                    } else {
-                        Option_::Open
+                    if child == Record::OPEN {
+                        if !tier.contains(&to) {
+                            return Err(bad("in an earlier tier, not solved yet"));
+                        }
+                        open = true;
+                        continue;
                     }
+                    for_mover(child)
                 }
             };
-            match option {
-                Option_::Open => settled = false,
-                Option_::Known(seen) => {
-                    let r = seen.remoteness().unwrap_or(0);
-                    match seen.outcome() {
-                        Some(Outcome::Win) => {
-                            // The child is a loss in r; usable once every loss that near is
-                            // decided (all are, by pass r + 1).
-                            if r < pass {
-                                nearest_win = Some(nearest_win.map_or(r, |w| w.min(r)));
-                            } else {
-                                settled = false;
-                            }
-                        }
-                        Some(Outcome::Tie) => {
-                            nearest_tie = Some(nearest_tie.map_or(r, |t| t.min(r)));
-                        }
-                        _ => farthest_loss = Some(farthest_loss.map_or(r, |l| l.max(r))),
-                    }
-                }
+            let r = seen.remoteness().unwrap_or(0);
+            match seen.outcome() {
+                Some(Outcome::Win) => nearest_win = Some(nearest_win.map_or(r, |w| w.min(r))),
+                Some(Outcome::Tie) => nearest_tie = Some(nearest_tie.map_or(r, |t| t.min(r))),
+                Some(Outcome::Draw) => draw = true,
+                _ => farthest_loss = Some(farthest_loss.map_or(r, |l| l.max(r))),
             }
         }
-        let (outcome, r) = if let Some(r) = nearest_win {
-            (Outcome::Win, r)
-        } else if round == 1 && settled {
-            match (nearest_tie, farthest_loss) {
-                (Some(t), _) => (Outcome::Tie, t),
-                (None, Some(l)) => (Outcome::Loss, l),
-                (None, None) => return Ok(None), // no moves: decided in pass 0
+        // A nearest win (or, in the second round, tie) found among the known results is the
+        // nearest of all when no move is open, or when it is nearer than the pass number: every
+        // result of this tier that near is decided by now, so an open move's will be farther.
+        // Otherwise it waits for a later pass.
+        let exact = |nearest: u32| !open || nearest < pass;
+        let mut blocked = false;
+        let decided = if let Some(w) = nearest_win {
+            blocked = !exact(w);
+            exact(w).then_some((Outcome::Win, w))
+        } else if round == 1 && !open {
+            match (nearest_tie, draw, farthest_loss) {
+                (Some(t), _, _) => Some((Outcome::Tie, t)),
+                (None, true, _) => return Ok((Some(Record::DRAW), false)),
+                (None, false, Some(l)) => Some((Outcome::Loss, l)),
+                (None, false, None) => None, // no moves: decided in pass 0
             }
-        } else if round == 2 {
-            // Only draws and ties are left to the open positions: a tie in reach is better.
-            match nearest_tie {
-                Some(t) if t < pass => (Outcome::Tie, t),
-                _ => return Ok(None),
-            }
+        } else if let (2, Some(t)) = (round, nearest_tie) {
+            // Only ties and draws are left to the open positions: a tie in reach is better.
+            blocked = !exact(t);
+            exact(t).then_some((Outcome::Tie, t))
         } else {
-            return Ok(None);
+            None
+        };
+        let Some((outcome, r)) = decided else {
+            return Ok((None, blocked));
         };
         if r + 1 > MAX_REMOTENESS {
             return Err(EngineError::TooDeep);
         }
-        Ok(Record::new(outcome, r + 1))
+        Ok((Record::new(outcome, r + 1), blocked))
     }
 }

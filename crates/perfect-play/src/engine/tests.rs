@@ -119,6 +119,8 @@ fn a_subtraction_game_matches_the_solver_in_both_conventions() {
 struct Graph {
     options: Vec<Vec<Edge>>,
     stuck: Vec<Ending>,
+    /// Where each tier after the first starts (no tiers: one tier).
+    tier_starts: Vec<u64>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -156,6 +158,22 @@ impl IndexedGame for Graph {
     }
     fn position(&self, index: u64) -> Option<u64> {
         (index < self.index_count()).then_some(index)
+    }
+    fn tier_count(&self) -> u64 {
+        self.tier_starts.len() as u64 + 1
+    }
+    fn tier_range(&self, tier: u64) -> std::ops::Range<u64> {
+        let start = if tier == 0 {
+            0
+        } else {
+            self.tier_starts[tier as usize - 1]
+        };
+        let end = self
+            .tier_starts
+            .get(tier as usize)
+            .copied()
+            .unwrap_or(self.index_count());
+        start..end
     }
 }
 
@@ -287,7 +305,37 @@ fn graph() -> impl Strategy<Value = Graph> {
             proptest::collection::vec(proptest::collection::vec(edge, 0..4), n),
             proptest::collection::vec(ending, n),
         )
-            .prop_map(|(options, stuck)| Graph { options, stuck })
+            .prop_map(|(options, stuck)| Graph {
+                options,
+                stuck,
+                tier_starts: Vec::new(),
+            })
+    })
+}
+
+/// A graph cut into tiers at random points, its moves turned forward: a move from a node to
+/// an earlier tier goes to the start of the node's own tier instead.
+fn tiered_graph() -> impl Strategy<Value = Graph> {
+    graph().prop_flat_map(|g| {
+        let n = g.options.len() as u64;
+        (Just(g), proptest::collection::btree_set(1..n.max(2), 0..4)).prop_map(
+            move |(mut g, cuts)| {
+                g.tier_starts = cuts.into_iter().filter(|&c| c < n).collect();
+                for v in 0..n {
+                    let start = g.tier_range(
+                        (0..g.tier_count())
+                            .find(|&t| g.tier_range(t).contains(&v))
+                            .unwrap(),
+                    );
+                    for edge in &mut g.options[v as usize] {
+                        if let Edge::To(w) = edge {
+                            *w = (*w).max(start.start);
+                        }
+                    }
+                }
+                g
+            },
+        )
     })
 }
 
@@ -300,6 +348,35 @@ proptest! {
         let expected = textbook(&g);
         prop_assert_eq!(solution.records(), &expected[..]);
     }
+
+    #[test]
+    fn tiers_solved_from_the_last_give_the_same_records(g in tiered_graph(), threads in 1usize..3) {
+        let tiered = solve(&g, &options(threads), &no_progress).unwrap();
+        prop_assert_eq!(tiered.records(), &textbook(&g)[..]);
+        let whole = Graph { tier_starts: Vec::new(), ..g };
+        let untiered = solve(&whole, &options(threads), &no_progress).unwrap();
+        prop_assert_eq!(tiered.records(), untiered.records());
+    }
+}
+
+#[test]
+fn tiers_must_cover_the_index_and_moves_must_go_forward() {
+    let mut g = Graph {
+        options: vec![vec![Edge::To(1)], vec![Edge::To(0)], vec![]],
+        stuck: vec![Ending::Loss; 3],
+        tier_starts: vec![1],
+    };
+    // Node 1 (tier 1) moves back to node 0 (tier 0, solved later).
+    let err = solve(&g, &Options::default(), &no_progress).unwrap_err();
+    assert!(
+        matches!(err, EngineError::BadIndex { from: 1, to: 0, .. }),
+        "{err}"
+    );
+    g.tier_starts = vec![1, 1];
+    // An empty tier is fine; the same game with no backward move solves.
+    g.options[1] = vec![Edge::To(2)];
+    let s = solve(&g, &Options::default(), &no_progress).unwrap();
+    assert_eq!(s.record(0), Record::new(Outcome::Loss, 2));
 }
 
 #[test]
@@ -314,6 +391,7 @@ fn a_loop_nobody_can_leave_well_is_a_draw() {
             vec![Edge::To(2), Edge::To(3)],
         ],
         stuck: vec![Ending::Loss; 4],
+        tier_starts: Vec::new(),
     };
     let s = solve(&g, &Options::default(), &no_progress).unwrap();
     let outcome = |i| s.record(i).unwrap().outcome().unwrap();
