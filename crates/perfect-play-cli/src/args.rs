@@ -40,6 +40,9 @@ pub enum Command {
     /// Tic-tac-toe from the empty board or any legal position.
     #[command(name = "tic-tac-toe", alias = "ttt")]
     TicTacToe(TicTacToeArgs),
+    /// Connect Four on a small board, solved whole by the engine: every column's value.
+    #[command(name = "connect-four", alias = "c4")]
+    ConnectFour(ConnectFourArgs),
     /// The coin game: a pile of N coins, take 1, X or Y; taking the last coin wins. A or B?
     Coins(CoinsArgs),
     /// Subtraction games: piles of coins, a move takes a number of coins from the set.
@@ -126,6 +129,30 @@ pub struct TicTacToeArgs {
     /// The board as 9 characters in reading order: x, o, or . for empty (default: empty board).
     #[arg(default_value = ".........", value_name = "BOARD")]
     pub board: String,
+}
+
+/// Arguments of `perfect-play connect-four`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "The engine solves every position of the board (two bytes each), then reads the one asked for. Boards that fit here: 4 x 4 up to 6 x 4, 5 x 5, 4 x 6, 4 x 7 (about 1.4 million positions a second a core); 7 x 6 does not.\n\nExamples:\n  perfect-play connect-four                      4 x 4 from the empty board: a tie\n  perfect-play connect-four --width 5 --height 4\n  perfect-play connect-four 2233 --width 5 --height 4   after columns 2, 2, 3, 3"
+)]
+pub struct ConnectFourArgs {
+    /// Columns played so far, 1-based, as digits (2233) or a comma list (10,11) for wide
+    /// boards (default: the empty board).
+    #[arg(default_value = "", value_name = "MOVES")]
+    pub moves: String,
+
+    /// Columns of the board.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=32))]
+    pub width: u32,
+
+    /// Rows of the board.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=63))]
+    pub height: u32,
+
+    /// Worker threads, up to 256 (default: one per core).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=256))]
+    pub threads: u16,
 }
 
 /// Arguments of `perfect-play coins`.

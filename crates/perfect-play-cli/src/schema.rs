@@ -2,9 +2,10 @@
 //! live in `crates/perfect-play-cli/schemas/` and are printed by `perfect-play schema COMMAND`.
 
 /// The commands that have a schema, as `perfect-play schema` accepts them.
-pub const COMMANDS: [&str; 11] = [
+pub const COMMANDS: [&str; 12] = [
     "nim",
     "tic-tac-toe",
+    "connect-four",
     "coins",
     "subtraction",
     "stones",
@@ -22,6 +23,7 @@ pub fn schema(command: &str) -> Option<&'static str> {
     Some(match command {
         "nim" => include_str!("../schemas/nim.schema.json"),
         "tic-tac-toe" => include_str!("../schemas/tic-tac-toe.schema.json"),
+        "connect-four" => include_str!("../schemas/connect-four.schema.json"),
         "coins" => include_str!("../schemas/coins.schema.json"),
         "subtraction" => include_str!("../schemas/subtraction.schema.json"),
         "stones" => include_str!("../schemas/stones.schema.json"),

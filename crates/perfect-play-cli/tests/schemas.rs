@@ -67,6 +67,24 @@ fn every_command_validates_against_its_schema() {
         ("nim", &["nim", ""], None),
         ("tic-tac-toe", &["tic-tac-toe"], None),
         ("tic-tac-toe", &["tic-tac-toe", "xxxoo...."], None),
+        ("connect-four", &["connect-four"], None),
+        (
+            "connect-four",
+            &["connect-four", "2233", "--width", "5", "--height", "4"],
+            None,
+        ),
+        (
+            "connect-four",
+            &[
+                "connect-four",
+                "1,2,1,2,1,2",
+                "--width",
+                "2",
+                "--height",
+                "3",
+            ],
+            None,
+        ),
         ("coins", &["coins", "10", "3", "4"], None),
         (
             "coins",

@@ -22,6 +22,7 @@
 #![warn(missing_docs)]
 
 pub mod game;
+pub mod games;
 pub mod period;
 pub mod player;
 pub mod solver;

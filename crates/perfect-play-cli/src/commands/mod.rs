@@ -1,6 +1,7 @@
 //! One module per subcommand: each turns its arguments into an [`Output`].
 
 mod can_i_win;
+mod connect_four;
 mod impartial;
 mod nim;
 mod octal;
@@ -55,6 +56,7 @@ pub fn run(cli: &Cli, io: &mut Io<'_>) -> Result<(), CommandError> {
         Command::Tour => tour::run()?,
         Command::Nim(args) => nim::run(args, budget)?,
         Command::TicTacToe(args) => tic_tac_toe::run(args)?,
+        Command::ConnectFour(args) => connect_four::run(args, budget, quiet)?,
         Command::Coins(args) if args.options.batch => {
             return subtraction::coins_batch(args, budget, io);
         }

@@ -25,11 +25,13 @@
 //! it on every acyclic game small enough, and against a classic retrograde analysis with
 //! child counters on loopy ones.
 
+mod analyse;
 pub mod record;
 mod solve;
 #[cfg(test)]
 mod tests;
 
+pub use analyse::{DRAW_LINE_MOVES, MoveRecord, TableAnalysis, analyse, move_records};
 pub use record::{MAX_REMOTENESS, Record};
 pub use solve::{Progress, Solution, count_reachable, solve};
 

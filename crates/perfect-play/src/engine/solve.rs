@@ -59,7 +59,7 @@ impl Solution {
 }
 
 /// The mover's view of a child's record.
-fn for_mover(child: Record) -> Record {
+pub(super) fn for_mover(child: Record) -> Record {
     let outcome = match child.outcome() {
         Some(Outcome::Win) => Outcome::Loss,
         Some(Outcome::Loss) => Outcome::Win,
@@ -75,7 +75,7 @@ fn for_mover(child: Record) -> Record {
 }
 
 /// An ending's record for the player it concerns, as a position with remoteness 0.
-fn ending_record(ending: Ending) -> Record {
+pub(super) fn ending_record(ending: Ending) -> Record {
     let outcome = match ending.score().signum() {
         1 => Outcome::Win,
         -1 => Outcome::Loss,

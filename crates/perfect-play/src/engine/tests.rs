@@ -450,3 +450,45 @@ fn an_index_that_loses_a_position_is_reported() {
         }
     );
 }
+
+#[test]
+fn reading_the_table_gives_the_solvers_move_values_and_a_best_line() {
+    let game = TicTacToe {
+        board: Board::empty(),
+    };
+    let solution = solve(&game, &Options::default(), &no_progress).unwrap();
+    let mut oracle = Solver::new(game);
+    for index in (0..game.index_count()).step_by(7) {
+        let Some(board) = game.position(index) else {
+            continue;
+        };
+        let read = analyse(&game, &solution, &board).unwrap();
+        let expected = oracle.analyse(&board);
+        assert_eq!(read.record, record_of(expected.value), "{board}");
+        let mut want: Vec<(u8, Record)> = expected
+            .moves
+            .iter()
+            .map(|m| (m.mv.0, record_of(m.value)))
+            .collect();
+        let got: Vec<(u8, Record)> = read.moves.iter().map(|m| (m.mv.0, m.record)).collect();
+        want.sort_by(|a, b| b.1.preference(a.1).then(a.0.cmp(&b.0)));
+        assert_eq!(got, want, "{board}: best first, then in the game's order");
+        // The best line is as long as the remoteness and every move in it keeps the value.
+        assert_eq!(
+            read.best_line.len() as u32,
+            read.record.remoteness().unwrap()
+        );
+        let mut here = board;
+        let mut value = read.record;
+        for mv in &read.best_line {
+            let options = move_records(&game, &solution, &here).unwrap();
+            let chosen = options.iter().find(|m| m.mv == *mv).unwrap();
+            assert_eq!(chosen.record, value, "{board}: the line keeps the value");
+            if let Transition::Continue { position, .. } = game.play(&here, mv) {
+                here = position;
+                let next = solution.record(game.index(&here)).unwrap();
+                value = next;
+            }
+        }
+    }
+}

@@ -1,0 +1,402 @@
+//! Connect Four on a board `width` columns wide and `height` rows high: drop a disc in a
+//! column that is not full; four in a row (across, up or diagonally) wins, a full board ties.
+//!
+//! A position is two bitboards in Pascal Pons' layout (a column's cells in `height` bits plus
+//! one empty bit above, so that shifts never carry a line from one column into the next).
+//! For the engine, positions are numbered by tier, one tier per number of discs: within a
+//! tier, by the column heights (ranked among all height vectors with that many discs) and
+//! then by which of the discs are the first player's (ranked among the ways to choose them).
+//! Positions with four in a row already are holes: the move that makes a line ends the game.
+
+use crate::engine::IndexedGame;
+use crate::game::{Ending, Game, Transition};
+use std::ops::Range;
+use thiserror::Error;
+
+/// A board size the game cannot be played on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+pub enum SizeError {
+    /// A side under 1, or a board whose bitboard passes 64 bits.
+    #[error(
+        "a {width} x {height} board is not supported: width and height from 1, and width x (height + 1) at most 64"
+    )]
+    Unsupported {
+        /// Columns.
+        width: u32,
+        /// Rows.
+        height: u32,
+    },
+}
+
+/// A position: the first player's discs and every disc, as bitboards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Board {
+    /// The first player's discs.
+    pub first: u64,
+    /// Every disc.
+    pub mask: u64,
+}
+
+/// Connect Four on a given board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConnectFour {
+    width: u32,
+    height: u32,
+    /// `ways[w][t]`: height vectors of `w` columns holding `t` discs.
+    ways: Vec<Vec<u64>>,
+    /// `choose[n][k]`.
+    choose: Vec<Vec<u64>>,
+    /// Where each tier (number of discs) starts in the index; one more entry for the end.
+    tier_starts: Vec<u64>,
+}
+
+impl ConnectFour {
+    /// The game on a `width` x `height` board.
+    ///
+    /// # Errors
+    /// A size the bitboards cannot hold.
+    pub fn new(width: u32, height: u32) -> Result<ConnectFour, SizeError> {
+        if width == 0 || height == 0 || u64::from(width) * u64::from(height + 1) > 64 {
+            return Err(SizeError::Unsupported { width, height });
+        }
+        let cells = (width * height) as usize;
+        let mut choose = vec![vec![0u64; cells + 1]; cells + 1];
+        for n in 0..=cells {
+            choose[n][0] = 1;
+            for k in 1..=n {
+                choose[n][k] = choose[n - 1][k - 1].saturating_add(choose[n - 1][k]);
+            }
+        }
+        let mut ways = vec![vec![0u64; cells + 1]; width as usize + 1];
+        ways[0][0] = 1;
+        for w in 1..=width as usize {
+            for t in 0..=cells {
+                ways[w][t] = (0..=t.min(height as usize))
+                    .map(|h| ways[w - 1][t - h])
+                    .fold(0u64, u64::saturating_add);
+            }
+        }
+        let mut tier_starts = vec![0u64];
+        for t in 0..=cells {
+            let size = ways[width as usize][t].saturating_mul(choose[t][first_discs(t)]);
+            let last = *tier_starts.last().unwrap_or(&0);
+            tier_starts.push(last.saturating_add(size));
+        }
+        Ok(ConnectFour {
+            width,
+            height,
+            ways,
+            choose,
+            tier_starts,
+        })
+    }
+
+    /// Columns.
+    #[must_use]
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// Rows.
+    #[must_use]
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
+    /// The empty board.
+    #[must_use]
+    pub fn empty(&self) -> Board {
+        Board { first: 0, mask: 0 }
+    }
+
+    fn column_bits(&self) -> u32 {
+        self.height + 1
+    }
+
+    /// Discs in column `c`.
+    #[must_use]
+    pub fn column_height(&self, board: &Board, c: u32) -> u32 {
+        let column = (board.mask >> (c * self.column_bits())) & ((1 << self.height) - 1);
+        column.count_ones()
+    }
+
+    /// Whether the first player is to move (equal numbers of discs).
+    #[must_use]
+    pub fn first_to_move(&self, board: &Board) -> bool {
+        board.mask.count_ones() % 2 == 0
+    }
+
+    /// Whether `discs` hold four in a row.
+    fn has_four(&self, discs: u64) -> bool {
+        let h = u64::from(self.height);
+        [1, h + 1, h, h + 2].into_iter().any(|d| {
+            let pairs = discs & (discs >> d);
+            pairs & (pairs >> (2 * d)) != 0
+        })
+    }
+
+    /// Whether either player has four in a row.
+    #[must_use]
+    pub fn is_won(&self, board: &Board) -> bool {
+        self.has_four(board.first) || self.has_four(board.mask ^ board.first)
+    }
+
+    /// The board after the player to move drops a disc in column `c` (not full).
+    #[must_use]
+    pub fn drop_disc(&self, board: &Board, c: u32) -> Board {
+        let bit = 1u64 << (c * self.column_bits() + self.column_height(board, c));
+        let first = if self.first_to_move(board) {
+            board.first | bit
+        } else {
+            board.first
+        };
+        Board {
+            first,
+            mask: board.mask | bit,
+        }
+    }
+
+    /// The board after the columns in `moves` (1-based), from the empty board; `None` at a
+    /// full column, a column off the board, or a move after the game is won.
+    #[must_use]
+    pub fn play_columns(&self, moves: &[u32]) -> Option<Board> {
+        let mut board = self.empty();
+        for &m in moves {
+            let c = m.checked_sub(1)?;
+            if c >= self.width
+                || self.column_height(&board, c) >= self.height
+                || self.is_won(&board)
+            {
+                return None;
+            }
+            board = self.drop_disc(&board, c);
+        }
+        Some(board)
+    }
+}
+
+/// Discs the first player has among `t`.
+fn first_discs(t: usize) -> usize {
+    t.div_ceil(2)
+}
+
+impl Game for ConnectFour {
+    type Position = Board;
+    /// A column, 0-based.
+    type Move = u32;
+
+    fn start(&self) -> Board {
+        self.empty()
+    }
+
+    fn moves(&self, board: &Board) -> Vec<u32> {
+        if self.is_won(board) {
+            return Vec::new();
+        }
+        (0..self.width)
+            .filter(|&c| self.column_height(board, c) < self.height)
+            .collect()
+    }
+
+    fn play(&self, board: &Board, column: &u32) -> Transition<Board> {
+        let next = self.drop_disc(board, *column);
+        let mover = if self.first_to_move(board) {
+            next.first
+        } else {
+            next.mask ^ next.first
+        };
+        if self.has_four(mover) {
+            Transition::End(Ending::Win)
+        } else {
+            Transition::to(next)
+        }
+    }
+
+    /// A full board without a line: a tie.
+    fn no_moves(&self, board: &Board) -> Ending {
+        if self.is_won(board) {
+            Ending::Loss
+        } else {
+            Ending::Draw
+        }
+    }
+}
+
+impl IndexedGame for ConnectFour {
+    fn index_count(&self) -> u64 {
+        *self.tier_starts.last().unwrap_or(&0)
+    }
+
+    fn index(&self, board: &Board) -> u64 {
+        let heights: Vec<u32> = (0..self.width)
+            .map(|c| self.column_height(board, c))
+            .collect();
+        let t: u32 = heights.iter().sum();
+        let mut rest = t as usize;
+        let mut height_rank = 0u64;
+        for (i, &h) in heights.iter().enumerate() {
+            let after = self.width as usize - i - 1;
+            for v in 0..h as usize {
+                height_rank += self.ways[after][rest - v];
+            }
+            rest -= h as usize;
+        }
+        // The discs in order (column by column, bottom up); the first player's positions
+        // ranked in the combinatorial number system.
+        let mut color_rank = 0u64;
+        let mut order = 0usize;
+        let mut chosen = 0usize;
+        for (c, &h) in heights.iter().enumerate() {
+            for row in 0..h {
+                let bit = 1u64 << (c as u32 * self.column_bits() + row);
+                if board.first & bit != 0 {
+                    chosen += 1;
+                    color_rank += self.choose[order][chosen];
+                }
+                order += 1;
+            }
+        }
+        let t = t as usize;
+        self.tier_starts[t] + height_rank * self.choose[t][first_discs(t)] + color_rank
+    }
+
+    fn position(&self, index: u64) -> Option<Board> {
+        let t = self
+            .tier_starts
+            .partition_point(|&s| s <= index)
+            .checked_sub(1)?;
+        if t >= self.tier_starts.len() - 1 {
+            return None;
+        }
+        let within = index - self.tier_starts[t];
+        let colorings = self.choose[t][first_discs(t)];
+        let (mut height_rank, mut color_rank) = (within / colorings, within % colorings);
+        let mut heights = Vec::with_capacity(self.width as usize);
+        let mut rest = t;
+        for i in 0..self.width as usize {
+            let after = self.width as usize - i - 1;
+            let mut h = 0;
+            while h <= self.height as usize && h <= rest {
+                let here = self.ways[after][rest - h];
+                if height_rank < here {
+                    break;
+                }
+                height_rank -= here;
+                h += 1;
+            }
+            heights.push(h as u32);
+            rest -= h;
+        }
+        // Unrank the first player's discs: the largest order whose binomial fits, downward.
+        let mut first_orders = vec![false; t];
+        let mut k = first_discs(t);
+        let mut order = t;
+        while k > 0 {
+            order -= 1;
+            if self.choose[order][k] <= color_rank {
+                color_rank -= self.choose[order][k];
+                first_orders[order] = true;
+                k -= 1;
+            }
+        }
+        let mut board = self.empty();
+        let mut order = 0;
+        for (c, &h) in heights.iter().enumerate() {
+            for row in 0..h {
+                let bit = 1u64 << (c as u32 * self.column_bits() + row);
+                board.mask |= bit;
+                if first_orders[order] {
+                    board.first |= bit;
+                }
+                order += 1;
+            }
+        }
+        (!self.is_won(&board)).then_some(board)
+    }
+
+    fn tier_count(&self) -> u64 {
+        self.tier_starts.len() as u64 - 1
+    }
+
+    fn tier_range(&self, tier: u64) -> Range<u64> {
+        self.tier_starts[tier as usize]..self.tier_starts[tier as usize + 1]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Options, count_reachable, solve};
+    use crate::player::Outcome;
+    use crate::solver::Solver;
+    use crate::value::Value;
+
+    fn record_of(value: Value) -> crate::engine::Record {
+        crate::engine::Record::new(value.outcome(), value.remoteness).unwrap()
+    }
+
+    #[test]
+    fn the_index_numbers_every_board_once() {
+        for (w, h) in [(3, 3), (4, 3), (2, 5), (4, 4)] {
+            let game = ConnectFour::new(w, h).unwrap();
+            let mut boards = 0;
+            for index in 0..game.index_count() {
+                if let Some(board) = game.position(index) {
+                    assert_eq!(game.index(&board), index, "{w} x {h}");
+                    boards += 1;
+                }
+            }
+            let start = game.empty();
+            let reachable = count_reachable(&game, &start, &Options::default()).unwrap();
+            // Some boards without a line are reached by no game (every order of their discs
+            // passes through a line), so the reachable ones are at most the boards numbered.
+            assert!(reachable <= boards, "{w} x {h}: {reachable} > {boards}");
+        }
+    }
+
+    #[test]
+    fn small_boards_match_the_solver() {
+        for (w, h) in [(3, 3), (4, 3), (3, 4), (2, 4), (5, 2)] {
+            let game = ConnectFour::new(w, h).unwrap();
+            let solution = solve(&game, &Options::default(), &|_| {}).unwrap();
+            let mut oracle = Solver::new(game.clone());
+            for index in 0..game.index_count() {
+                if let Some(board) = game.position(index) {
+                    let expected = record_of(oracle.value(&board));
+                    assert_eq!(
+                        solution.record(index),
+                        Some(expected),
+                        "{w} x {h}, {board:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn four_by_four_is_a_draw_as_tromp_found() {
+        // ../shared/reference/solved_games.md: John Tromp's table, 4 x 4 D (a tie here: the
+        // board fills up).
+        let game = ConnectFour::new(4, 4).unwrap();
+        let solution = solve(&game, &Options::default(), &|_| {}).unwrap();
+        let root = solution.record(game.index(&game.empty())).unwrap();
+        assert_eq!(root.outcome(), Some(Outcome::Tie));
+        assert_eq!(root.remoteness(), Some(16));
+    }
+
+    #[test]
+    fn sizes_past_the_bitboard_are_refused() {
+        assert!(ConnectFour::new(7, 6).is_ok());
+        assert!(ConnectFour::new(0, 4).is_err());
+        assert!(ConnectFour::new(8, 8).is_err()); // 8 x 9 bits
+        let game = ConnectFour::new(7, 6).unwrap();
+        assert_eq!(
+            game.play_columns(&[4, 4, 4, 4, 4, 4])
+                .map(|b| b.mask.count_ones()),
+            Some(6)
+        );
+        assert_eq!(game.play_columns(&[4, 4, 4, 4, 4, 4, 4]), None); // a full column
+        assert_eq!(game.play_columns(&[8]), None);
+        assert_eq!(game.play_columns(&[1, 2, 1, 2, 1, 2, 1, 2]), None); // after a win
+    }
+}

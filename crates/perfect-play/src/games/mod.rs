@@ -1,0 +1,5 @@
+//! Games solved by the engine, one module each: a game is one file that says its rules
+//! ([`Game`](crate::Game)) and how its positions are numbered
+//! ([`IndexedGame`](crate::engine::IndexedGame)).
+
+pub mod connect_four;
