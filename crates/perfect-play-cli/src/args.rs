@@ -134,7 +134,7 @@ pub struct TicTacToeArgs {
 /// Arguments of `perfect-play connect-four`.
 #[derive(Debug, Args)]
 #[command(
-    after_help = "The engine solves every position of the board (two bytes each), then reads the one asked for. Boards that fit here: 4 x 4 up to 6 x 4, 5 x 5, 4 x 6, 4 x 7 (about 1.4 million positions a second a core); 7 x 6 does not.\n\nExamples:\n  perfect-play connect-four                      4 x 4 from the empty board: a tie\n  perfect-play connect-four --width 5 --height 4\n  perfect-play connect-four 2233 --width 5 --height 4   after columns 2, 2, 3, 3"
+    after_help = "The engine solves every position of the board (two bytes each), then reads the one asked for. Boards that fit here: 4 x 4 up to 6 x 4, 5 x 5, 4 x 6, 4 x 7 (about 1.4 million positions a second a core); 7 x 6 does not.\n\nExamples:\n  perfect-play connect-four                      4 x 4 from the empty board: a tie\n  perfect-play connect-four --width 5 --height 4\n  perfect-play connect-four 2233 --width 5 --height 4   after columns 2, 2, 3, 3\n  perfect-play connect-four --width 6 --height 4 --db c4-6x4.ppdb   solve once, then read"
 )]
 pub struct ConnectFourArgs {
     /// Columns played so far, 1-based, as digits (2233) or a comma list (10,11) for wide
@@ -153,6 +153,12 @@ pub struct ConnectFourArgs {
     /// Worker threads, up to 256 (default: one per core).
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=256))]
     pub threads: u16,
+
+    /// A database file: read the answer from it when it exists (one block per position
+    /// read, no solve), else solve, write it there and answer. While solving, finished
+    /// tiers go to PATH.partial; a solve cut short (Ctrl-C, killed) resumes from them.
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<std::path::PathBuf>,
 }
 
 /// Arguments of `perfect-play coins`.

@@ -58,3 +58,124 @@ fn boards_too_large_and_bad_moves_are_refused_at_once() {
             .contains("not supported")
     );
 }
+
+/// A fresh path in the system's temporary directory.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("perfect-play-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+#[test]
+fn a_database_is_written_once_then_read_without_solving() {
+    let db = scratch("c4-5x4.ppdb");
+    let db_arg = db.to_str().unwrap();
+    let args = [
+        "connect-four",
+        "2233",
+        "--width",
+        "5",
+        "--height",
+        "4",
+        "--db",
+        db_arg,
+    ];
+    let first = json(&args);
+    assert_eq!(first["database"]["loaded"], false);
+    assert!(first["passes"].as_u64().unwrap() > 0);
+    let bits = first["database"]["bits_per_position"].as_f64().unwrap();
+    assert!(bits > 0.0 && bits < 16.0, "{bits} bits a position on disk");
+    let second = json(&args);
+    assert_eq!(second["database"]["loaded"], true);
+    assert_eq!(second["passes"], 0, "read, not solved");
+    for field in ["outcome", "remoteness", "moves", "best_line", "positions"] {
+        assert_eq!(first[field], second[field], "{field}");
+    }
+    // The same file for another board is refused, not misread.
+    let other = run(&[
+        "connect-four",
+        "--width",
+        "4",
+        "--height",
+        "4",
+        "--db",
+        db_arg,
+    ]);
+    assert_eq!(other.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&other.stderr).contains("not connect-four 4x4"));
+    std::fs::remove_file(&db).unwrap();
+}
+
+#[test]
+fn a_killed_solve_resumes_and_writes_the_same_database() {
+    let reference = scratch("c4-ref.ppdb");
+    let reference_arg = reference.to_str().unwrap();
+    json(&[
+        "connect-four",
+        "--width",
+        "5",
+        "--height",
+        "4",
+        "--db",
+        reference_arg,
+    ]);
+    let expected = std::fs::read(&reference).unwrap();
+    std::fs::remove_file(&reference).unwrap();
+    for attempt in 0..5 {
+        let db = scratch(&format!("c4-killed-{attempt}.ppdb"));
+        let db_arg = db.to_str().unwrap().to_string();
+        let partial = std::path::PathBuf::from(format!("{db_arg}.partial"));
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_perfect-play"))
+            .args([
+                "connect-four",
+                "--width",
+                "5",
+                "--height",
+                "4",
+                "--threads",
+                "1",
+                "--json",
+            ])
+            .args(["--db", &db_arg])
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        // Kill it once a few tiers are saved, before it finishes.
+        let killed = loop {
+            if child.try_wait().unwrap().is_some() {
+                break false;
+            }
+            if std::fs::metadata(&partial).is_ok_and(|m| m.len() > 20_000) {
+                child.kill().unwrap();
+                child.wait().unwrap();
+                break true;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        };
+        if !killed {
+            let _ = std::fs::remove_file(&db);
+            continue; // it finished first: try again
+        }
+        assert!(!db.exists(), "no database from a killed solve");
+        let resumed = json(&[
+            "connect-four",
+            "--width",
+            "5",
+            "--height",
+            "4",
+            "--db",
+            &db_arg,
+        ]);
+        assert_eq!(resumed["database"]["resumed"], true);
+        let already = resumed["database"]["already_solved"].as_u64().unwrap();
+        assert!(already > 0 && already < resumed["positions"].as_u64().unwrap());
+        assert_eq!(std::fs::read(&db).unwrap(), expected, "the same database");
+        assert!(
+            !partial.exists(),
+            "the checkpoint is removed once the database is written"
+        );
+        std::fs::remove_file(&db).unwrap();
+        return;
+    }
+    panic!("the solve always finished before it could be killed");
+}

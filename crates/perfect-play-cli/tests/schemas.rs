@@ -59,6 +59,11 @@ fn check(command: &str, args: &[&str], input: Option<&str>) {
 
 #[test]
 fn every_command_validates_against_its_schema() {
+    let schema_db = std::env::temp_dir()
+        .join(format!("perfect-play-schema-{}.ppdb", std::process::id()))
+        .display()
+        .to_string();
+    let _ = std::fs::remove_file(&schema_db);
     let cases: &[(&str, &[&str], Option<&str>)] = &[
         ("nim", &["nim", "3", "4", "5"], None),
         ("nim", &["nim", "1", "2", "3", "--misere"], None),
@@ -182,6 +187,7 @@ fn every_command_validates_against_its_schema() {
     for (command, args, input) in cases {
         check(command, args, *input);
     }
+    let _ = std::fs::remove_file(&schema_db);
 }
 
 #[test]

@@ -5,7 +5,10 @@ use crate::args::ConnectFourArgs;
 use crate::output::{Output, verdict_of};
 use crate::progress;
 use perfect_play::Outcome;
-use perfect_play::engine::{self, BYTES_PER_POSITION, IndexedGame, Options, Record};
+use perfect_play::engine::{
+    self, BYTES_PER_POSITION, Checkpoint, Database, IndexedGame, Options, Record, Solution,
+    database,
+};
 use perfect_play::games::connect_four::{Board, ConnectFour};
 use serde_json::json;
 
@@ -22,32 +25,82 @@ pub fn run(args: &ConnectFourArgs, budget: Budget, quiet: bool) -> Result<Output
             args.moves, args.width, args.height
         )
     })?;
+    if budget.small && args.db.is_some() {
+        // The fuzz targets run with the small budget: they must not write files.
+        return Err("--db is not available under the small budget".into());
+    }
     let limit = budget.memory(2 << 30);
-    let needed = game.index_count().saturating_mul(BYTES_PER_POSITION);
-    if needed > limit {
-        return Err(format!(
-            "a {} x {} board has {} positions to solve, {} at {BYTES_PER_POSITION} bytes each (about {} on one core), above the memory limit of {}; raise --memory-limit or choose a smaller board (4 x 4 up to 6 x 4, 5 x 5, 4 x 6, 4 x 7 fit a few GiB)",
-            args.width,
-            args.height,
-            game.index_count(),
-            perfect_play::parse::human_size(needed),
-            rough_duration(game.index_count() as f64 / POSITIONS_PER_SECOND),
-            perfect_play::parse::human_size(limit),
-        )
-        .into());
+    let variant = format!("{}x{}", args.width, args.height);
+    let existing = args.db.as_ref().filter(|p| p.exists());
+    if existing.is_none() {
+        refuse_if_too_large(&game, args, limit)?;
     }
     let options = Options {
         memory_limit: limit,
         threads: usize::from(args.threads),
     };
-    let bar = progress::bar("solving tiers", quiet);
-    bar.set_length(game.tier_count());
-    let solution = engine::solve(&game, &options, &|p| {
-        bar.set_position(game.tier_count() - p.tier);
-    })?;
-    bar.finish_and_clear();
-    let read = engine::analyse(&game, &solution, &board)
-        .ok_or("the position is not in the solved table (a board with four in a row)")?;
+    let (read, positions, passes, database) = match (&args.db, existing) {
+        (_, Some(path)) => {
+            let mut db = Database::open(path, false)?;
+            let h = &db.header;
+            if h.game != "connect-four" || h.variant != variant || h.indices != game.index_count() {
+                return Err(format!(
+                    "{} holds {} {}, not connect-four {variant}",
+                    path.display(),
+                    h.game,
+                    h.variant
+                )
+                .into());
+            }
+            let positions = db.header.positions;
+            let bytes = db.bytes;
+            let mut failure = None;
+            let read = engine::analyse_by(
+                &game,
+                &mut |i| db.record(i).map_err(|e| failure = Some(e)).ok(),
+                &board,
+            );
+            if let Some(e) = failure {
+                return Err(e.into());
+            }
+            let read = read.ok_or("the position is not in the database")?;
+            let json = database_json(path, bytes, positions, true, false, 0);
+            (read, positions, 0, Some(json))
+        }
+        (Some(path), None) => {
+            let mut partial = path.clone().into_os_string();
+            partial.push(".partial");
+            let partial = std::path::PathBuf::from(partial);
+            let mut checkpoint = Checkpoint::open(&partial, &format!("connect-four {variant}"))?;
+            let solution = solve_with_bar(&game, &options, Some(&mut checkpoint), quiet)?;
+            let header = database::Header {
+                game: "connect-four".into(),
+                variant: variant.clone(),
+                indices: game.index_count(),
+                positions: solution.positions,
+                block_records: database::BLOCK_RECORDS,
+            };
+            let bytes = database::write(path, &header, solution.records())?;
+            checkpoint.remove()?;
+            let read = engine::analyse(&game, &solution, &board)
+                .ok_or("the position is not in the solved table")?;
+            let json = database_json(
+                path,
+                bytes,
+                solution.positions,
+                false,
+                solution.resumed,
+                solution.already_solved,
+            );
+            (read, solution.positions, solution.passes, Some(json))
+        }
+        (None, _) => {
+            let solution = solve_with_bar(&game, &options, None, quiet)?;
+            let read = engine::analyse(&game, &solution, &board)
+                .ok_or("the position is not in the solved table")?;
+            (read, solution.positions, solution.passes, None)
+        }
+    };
     let outcome = read.record.outcome().unwrap_or(Outcome::Draw);
     let remoteness = read.record.remoteness();
     let first = game.first_to_move(&board);
@@ -81,12 +134,16 @@ pub fn run(args: &ConnectFourArgs, budget: Budget, quiet: bool) -> Result<Output
         "moves": moves_json,
         "winning_moves": winning,
         "best_line": read.best_line.iter().map(|c| c + 1).collect::<Vec<_>>(),
-        "positions": solution.positions,
+        "positions": positions,
         "indices": game.index_count(),
         "bytes_per_position": BYTES_PER_POSITION,
-        "passes": solution.passes,
+        "passes": passes,
         "method": "engine",
     });
+    let mut json = json;
+    if let Some(database) = database {
+        json["database"] = database;
+    }
     let mut text = format!(
         "Connect Four, {} x {} (columns 1-{}, x moves first):\n",
         args.width, args.height, args.width
@@ -96,7 +153,7 @@ pub fn run(args: &ConnectFourArgs, budget: Budget, quiet: bool) -> Result<Output
         "The {mover} player ({}) to move {} with perfect play ({} positions solved).\n",
         if first { "x" } else { "o" },
         verdict_of(outcome, remoteness.map(u64::from)),
-        solution.positions
+        positions
     ));
     for m in &read.moves {
         text.push_str(&format!("  column {}: {}\n", m.mv + 1, describe(m.record)));
@@ -106,6 +163,68 @@ pub fn run(args: &ConnectFourArgs, budget: Budget, quiet: bool) -> Result<Output
         text.push_str(&format!("Best line: {}\n", line.join(" ")));
     }
     Ok(Output { text, json })
+}
+
+/// Refuse a board whose table passes the memory limit, with its size and time.
+fn refuse_if_too_large(
+    game: &ConnectFour,
+    args: &ConnectFourArgs,
+    limit: u64,
+) -> Result<(), CommandError> {
+    let needed = game.index_count().saturating_mul(BYTES_PER_POSITION);
+    if needed > limit {
+        return Err(format!(
+            "a {} x {} board has {} positions to solve, {} at {BYTES_PER_POSITION} bytes each (about {} on one core), above the memory limit of {}; raise --memory-limit or choose a smaller board (4 x 4 up to 6 x 4, 5 x 5, 4 x 6, 4 x 7 fit a few GiB)",
+            args.width,
+            args.height,
+            game.index_count(),
+            perfect_play::parse::human_size(needed),
+            rough_duration(game.index_count() as f64 / POSITIONS_PER_SECOND),
+            perfect_play::parse::human_size(limit),
+        )
+        .into());
+    }
+    Ok(())
+}
+
+/// Solve the whole board with a bar of tiers on stderr.
+fn solve_with_bar(
+    game: &ConnectFour,
+    options: &Options,
+    checkpoint: Option<&mut Checkpoint>,
+    quiet: bool,
+) -> Result<Solution, CommandError> {
+    let bar = progress::bar("solving tiers", quiet);
+    bar.set_length(game.tier_count());
+    let solution = engine::solve_resumable(game, options, checkpoint, &|p| {
+        bar.set_position(game.tier_count() - p.tier);
+    })?;
+    bar.finish_and_clear();
+    Ok(solution)
+}
+
+/// The `database` object: where the table is and what it takes on disk.
+fn database_json(
+    path: &std::path::Path,
+    bytes: u64,
+    positions: u64,
+    loaded: bool,
+    resumed: bool,
+    already_solved: u64,
+) -> serde_json::Value {
+    let bits = if positions == 0 {
+        0.0
+    } else {
+        bytes as f64 * 8.0 / positions as f64
+    };
+    json!({
+        "path": path.display().to_string(),
+        "bytes": bytes,
+        "bits_per_position": bits,
+        "loaded": loaded,
+        "resumed": resumed,
+        "already_solved": already_solved,
+    })
 }
 
 /// "40 s", "3 min", "5 h", "12 days", "80 years".

@@ -38,13 +38,23 @@ pub fn move_records<G: IndexedGame>(
     solution: &Solution,
     position: &G::Position,
 ) -> Option<Vec<MoveRecord<G::Move>>> {
+    move_records_by(game, &mut |i| solution.record(i), position)
+}
+
+/// [`move_records`], reading records through `lookup` (a [`Solution`] or a
+/// [`Database`](super::Database)).
+pub fn move_records_by<G: IndexedGame>(
+    game: &G,
+    lookup: &mut dyn FnMut(u64) -> Option<Record>,
+    position: &G::Position,
+) -> Option<Vec<MoveRecord<G::Move>>> {
     game.moves(position)
         .into_iter()
         .map(|mv| {
             let seen = match game.play(position, &mv) {
                 Transition::End(ending) => ending_record(ending),
                 Transition::Continue { position: next, .. } => {
-                    for_mover(solution.record(game.index(&next))?)
+                    for_mover(lookup(game.index(&next))?)
                 }
             };
             let record = match (seen.outcome()?, seen.remoteness()) {
@@ -64,15 +74,24 @@ pub fn analyse<G: IndexedGame>(
     solution: &Solution,
     position: &G::Position,
 ) -> Option<TableAnalysis<G::Move>> {
-    let record = solution.record(game.index(position))?;
+    analyse_by(game, &mut |i| solution.record(i), position)
+}
+
+/// [`analyse`], reading records through `lookup`.
+pub fn analyse_by<G: IndexedGame>(
+    game: &G,
+    lookup: &mut dyn FnMut(u64) -> Option<Record>,
+    position: &G::Position,
+) -> Option<TableAnalysis<G::Move>> {
+    let record = lookup(game.index(position))?;
     record.outcome()?;
-    let mut moves = move_records(game, solution, position)?;
+    let mut moves = move_records_by(game, lookup, position)?;
     moves.sort_by(|a, b| b.record.preference(a.record));
     let mut best_line = Vec::new();
     let mut here = position.clone();
     let limit = record.remoteness().map_or(DRAW_LINE_MOVES, |r| r as usize);
     while best_line.len() < limit {
-        let mut options = move_records(game, solution, &here)?;
+        let mut options = move_records_by(game, lookup, &here)?;
         options.sort_by(|a, b| b.record.preference(a.record));
         let Some(best) = options.into_iter().next() else {
             break;

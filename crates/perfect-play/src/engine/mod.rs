@@ -26,14 +26,18 @@
 //! child counters on loopy ones.
 
 mod analyse;
+pub mod database;
 pub mod record;
 mod solve;
 #[cfg(test)]
 mod tests;
 
-pub use analyse::{DRAW_LINE_MOVES, MoveRecord, TableAnalysis, analyse, move_records};
+pub use analyse::{
+    DRAW_LINE_MOVES, MoveRecord, TableAnalysis, analyse, analyse_by, move_records, move_records_by,
+};
+pub use database::{Checkpoint, Database};
 pub use record::{MAX_REMOTENESS, Record};
-pub use solve::{Progress, Solution, count_reachable, solve};
+pub use solve::{Progress, Solution, count_reachable, solve, solve_resumable};
 
 use crate::game::Game;
 use std::ops::Range;
@@ -131,6 +135,14 @@ pub enum EngineError {
         "a position is more than {MAX_REMOTENESS} moves from the end, past what a record holds"
     )]
     TooDeep,
+    /// A database or checkpoint file could not be read or written.
+    #[error("{path}: {why}")]
+    Database {
+        /// The file.
+        path: String,
+        /// What went wrong.
+        why: String,
+    },
     /// The worker threads could not be started.
     #[error("could not start the worker threads: {0}")]
     Threads(String),

@@ -1,5 +1,6 @@
 //! The passes that fill the table (see the module above for the method).
 
+use super::database::Checkpoint;
 use super::{BYTES_PER_POSITION, EngineError, IndexedGame, MAX_REMOTENESS, Options, Record};
 use crate::game::{Ending, Transition};
 use crate::player::Outcome;
@@ -16,10 +17,12 @@ pub struct Progress {
     pub round: u8,
     /// The pass within the round.
     pub pass: u32,
-    /// Positions decided so far (win, loss, tie or draw).
+    /// Positions decided by this run so far (win, loss, tie or draw).
     pub decided: u64,
-    /// Positions in the game (holes left out).
-    pub positions: u64,
+    /// Indices in the tiers finished so far.
+    pub indices_solved: u64,
+    /// Indices in the game.
+    pub indices: u64,
 }
 
 /// A solved game: a record for every index.
@@ -28,8 +31,12 @@ pub struct Solution {
     records: Vec<Record>,
     /// Positions (indices that are not holes).
     pub positions: u64,
-    /// Passes made, both rounds.
+    /// Passes made, both rounds and every tier (pass 0 included).
     pub passes: u32,
+    /// Whether the solve went on from a checkpoint.
+    pub resumed: bool,
+    /// Positions the checkpoint had already solved.
+    pub already_solved: u64,
 }
 
 impl Solution {
@@ -155,6 +162,25 @@ pub fn solve<G>(
 where
     G: IndexedGame + Sync,
 {
+    solve_resumable(game, options, None, on_pass)
+}
+
+/// [`solve`], starting from the tiers a checkpoint holds and adding each tier to it as it
+/// finishes, so that an interrupted solve goes on where it stopped. The records are the same
+/// as those of an uninterrupted solve.
+///
+/// # Errors
+/// As [`solve`], and [`EngineError::Database`] when the checkpoint cannot be written or
+/// holds tiers of another game.
+pub fn solve_resumable<G>(
+    game: &G,
+    options: &Options,
+    checkpoint: Option<&mut Checkpoint>,
+    on_pass: &(dyn Fn(&Progress) + Sync),
+) -> Result<Solution, EngineError>
+where
+    G: IndexedGame + Sync,
+{
     let count = game.index_count();
     let needed = count.saturating_mul(BYTES_PER_POSITION);
     if needed > options.memory_limit || usize::try_from(count).is_err() {
@@ -169,7 +195,7 @@ where
         .num_threads(options.threads)
         .build()
         .map_err(|e| EngineError::Threads(e.to_string()))?;
-    pool.install(|| Passes::new(game, count).run(&tiers, on_pass))
+    pool.install(|| Passes::new(game, count).run(&tiers, checkpoint, on_pass))
 }
 
 /// The game's tiers as index ranges, checked to cover the index exactly.
@@ -245,42 +271,55 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
     fn run(
         mut self,
         tiers: &[Range<u64>],
+        mut checkpoint: Option<&mut Checkpoint>,
         on_pass: &(dyn Fn(&Progress) + Sync),
     ) -> Result<Solution, EngineError> {
-        // Pass 0: holes, and the positions without moves.
-        let positions = AtomicU64::new(0);
-        self.table
-            .par_chunks(CHUNK)
-            .enumerate()
-            .for_each(|(chunk, cells)| {
-                let mut here = 0;
-                for (offset, cell) in cells.iter().enumerate() {
-                    let index = (chunk * CHUNK + offset) as u64;
-                    let Some(position) = self.game.position(index) else {
-                        cell.store(Record::HOLE.bits(), Ordering::Relaxed);
-                        continue;
-                    };
-                    here += 1;
-                    if self.game.moves(&position).is_empty() {
-                        let record = ending_record(self.game.no_moves(&position));
-                        self.store(index as usize, record);
-                    }
-                }
-                positions.fetch_add(here, Ordering::Relaxed);
-            });
-        self.positions = positions.into_inner();
-        let mut passes = 1;
+        let mut restored: Vec<(u64, Vec<Record>)> = checkpoint
+            .as_mut()
+            .map(|c| std::mem::take(&mut c.finished))
+            .unwrap_or_default();
+        let resumed = !restored.is_empty();
+        let mut already_solved = 0;
+        let mut passes = 0;
+        let mut indices_solved = 0;
         for (tier, range) in tiers.iter().enumerate().rev() {
+            let tier = tier as u64;
+            let start = range.start as usize;
+            let cells = &self.table[start..range.end as usize];
+            if let Some(at) = restored.iter().position(|(t, _)| *t == tier) {
+                let (_, records) = restored.swap_remove(at);
+                if records.len() != cells.len() {
+                    return Err(EngineError::Database {
+                        path: String::from("the checkpoint"),
+                        why: format!(
+                            "tier {tier} has {} records there and {} in this game: a checkpoint of another game",
+                            records.len(),
+                            cells.len()
+                        ),
+                    });
+                }
+                for (cell, record) in cells.iter().zip(&records) {
+                    cell.store(record.bits(), Ordering::Relaxed);
+                }
+                let here = records.iter().filter(|r| !r.is_hole()).count() as u64;
+                self.positions += here;
+                already_solved += here;
+                indices_solved += range.end - range.start;
+                continue;
+            }
+            self.positions += self.mark_terminals(range);
+            passes += 1;
             for round in [1u8, 2] {
                 let mut pass = 1u32;
                 loop {
                     let result = self.pass(range, round, pass)?;
                     on_pass(&Progress {
-                        tier: tier as u64,
+                        tier,
                         round,
                         pass,
                         decided: self.decided.load(Ordering::Relaxed),
-                        positions: self.positions,
+                        indices_solved,
+                        indices: self.table.len() as u64,
                     });
                     passes += 1;
                     if result.changed == 0 && !result.blocked {
@@ -290,15 +329,19 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
                 }
             }
             // What is still open in the tier can neither win nor reach a tie: a draw.
-            let start = range.start as usize;
-            self.table[start..range.end as usize]
-                .par_iter()
-                .enumerate()
-                .for_each(|(offset, cell)| {
-                    if cell.load(Ordering::Relaxed) == Record::OPEN.bits() {
-                        self.store(start + offset, Record::DRAW);
-                    }
-                });
+            cells.par_iter().enumerate().for_each(|(offset, cell)| {
+                if cell.load(Ordering::Relaxed) == Record::OPEN.bits() {
+                    self.store(start + offset, Record::DRAW);
+                }
+            });
+            indices_solved += range.end - range.start;
+            if let Some(checkpoint) = checkpoint.as_mut() {
+                let records: Vec<Record> = cells
+                    .iter()
+                    .map(|c| Record::from_bits(c.load(Ordering::Relaxed)))
+                    .collect();
+                checkpoint.save(tier, &records)?;
+            }
         }
         let records = self
             .table
@@ -309,7 +352,34 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
             records,
             positions: self.positions,
             passes,
+            resumed,
+            already_solved,
         })
+    }
+
+    /// Pass 0 over a tier: holes, and the positions without moves. Returns the positions.
+    fn mark_terminals(&self, range: &Range<u64>) -> u64 {
+        let start = range.start as usize;
+        self.table[start..range.end as usize]
+            .par_chunks(CHUNK)
+            .enumerate()
+            .map(|(chunk, cells)| {
+                let mut here = 0;
+                for (offset, cell) in cells.iter().enumerate() {
+                    let index = start + chunk * CHUNK + offset;
+                    let Some(position) = self.game.position(index as u64) else {
+                        cell.store(Record::HOLE.bits(), Ordering::Relaxed);
+                        continue;
+                    };
+                    here += 1;
+                    if self.game.moves(&position).is_empty() {
+                        let record = ending_record(self.game.no_moves(&position));
+                        self.store(index, record);
+                    }
+                }
+                here
+            })
+            .sum()
     }
 
     /// One pass over the tier's open positions.

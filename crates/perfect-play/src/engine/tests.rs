@@ -492,3 +492,128 @@ fn reading_the_table_gives_the_solvers_move_values_and_a_best_line() {
         }
     }
 }
+
+/// A fresh path in the system's temporary directory.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("perfect-play-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+#[test]
+fn a_database_reads_back_every_record_one_block_at_a_time() {
+    let game = TicTacToe {
+        board: Board::empty(),
+    };
+    let solution = solve(&game, &Options::default(), &no_progress).unwrap();
+    let path = scratch("ttt.ppdb");
+    let header = database::Header {
+        game: "tic-tac-toe".into(),
+        variant: "3x3".into(),
+        indices: game.index_count(),
+        positions: solution.positions,
+        block_records: 1000, // many blocks, to cross their edges
+    };
+    let bytes = database::write(&path, &header, solution.records()).unwrap();
+    let mut db = Database::open(&path, true).unwrap();
+    assert_eq!(db.header, header);
+    assert_eq!(db.bytes, bytes);
+    for index in (0..game.index_count()).rev() {
+        assert_eq!(db.record(index).unwrap(), solution.record(index).unwrap());
+    }
+    assert_eq!(db.all_records().unwrap(), solution.records());
+    assert!(db.record(game.index_count()).is_err());
+    // Compressed, the table takes far less than its two bytes a record.
+    assert!(bytes < game.index_count(), "{bytes} bytes");
+    // A changed byte is caught by the checksums; another file is not taken for a database.
+    let mut damaged = std::fs::read(&path).unwrap();
+    let last_block = damaged.len() - 20;
+    damaged[last_block] ^= 0x55;
+    std::fs::write(&path, &damaged).unwrap();
+    assert!(Database::open(&path, true).is_err());
+    let mut unverified = Database::open(&path, false).unwrap();
+    assert!(unverified.record(game.index_count() - 1).is_err());
+    std::fs::write(&path, b"not a database at all").unwrap();
+    let err = Database::open(&path, false).unwrap_err();
+    assert!(
+        err.to_string().contains("not a perfect-play database"),
+        "{err}"
+    );
+    std::fs::remove_file(&path).unwrap();
+}
+
+#[test]
+fn an_interrupted_solve_resumes_to_the_same_records() {
+    let game = crate::games::connect_four::ConnectFour::new(4, 3).unwrap();
+    let whole = solve(&game, &Options::default(), &no_progress).unwrap();
+    let path = scratch("c4.checkpoint");
+    let mut checkpoint = Checkpoint::open(&path, "connect-four 4x3").unwrap();
+    let first = solve_resumable(
+        &game,
+        &Options::default(),
+        Some(&mut checkpoint),
+        &no_progress,
+    )
+    .unwrap();
+    drop(checkpoint);
+    assert_eq!(first.records(), whole.records());
+    assert!(!first.resumed);
+    // Killed part-way: the file ends inside a tier, which is dropped; the finished tiers
+    // come back and the rest is solved again.
+    let full = std::fs::metadata(&path).unwrap().len();
+    let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+    file.set_len(full * 3 / 5).unwrap();
+    drop(file);
+    let mut checkpoint = Checkpoint::open(&path, "connect-four 4x3").unwrap();
+    let restored = checkpoint.finished.len();
+    assert!(
+        restored > 0 && (restored as u64) < game.tier_count(),
+        "{restored} tiers"
+    );
+    let resumed = solve_resumable(
+        &game,
+        &Options::default(),
+        Some(&mut checkpoint),
+        &no_progress,
+    )
+    .unwrap();
+    assert!(resumed.resumed);
+    assert!(resumed.already_solved > 0 && resumed.already_solved < whole.positions);
+    assert_eq!(resumed.records(), whole.records());
+    assert_eq!(resumed.positions, whole.positions);
+    checkpoint.remove().unwrap();
+    // A checkpoint of another board is refused, not mixed in.
+    let path = scratch("c4-other.checkpoint");
+    let mut other = Checkpoint::open(&path, "connect-four 3x3").unwrap();
+    let small = crate::games::connect_four::ConnectFour::new(3, 3).unwrap();
+    solve_resumable(&small, &Options::default(), Some(&mut other), &no_progress).unwrap();
+    drop(other);
+    let err = Checkpoint::open(&path, "connect-four 4x3").unwrap_err();
+    assert!(err.to_string().contains("another game"), "{err}");
+    // Even under the same name, tiers of the wrong size are refused, not mixed in.
+    let mut same_name = Checkpoint::open(&path, "connect-four 3x3").unwrap();
+    let err = solve_resumable(
+        &game,
+        &Options::default(),
+        Some(&mut same_name),
+        &no_progress,
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("another game"), "{err}");
+    same_name.remove().unwrap();
+}
+
+#[test]
+fn a_checkpoint_never_overwrites_a_file_it_did_not_write() {
+    for content in [
+        &b"precious"[..],
+        &b"x"[..],
+        &b"a much longer file that is not a checkpoint"[..],
+    ] {
+        let path = scratch("foreign.partial");
+        std::fs::write(&path, content).unwrap();
+        assert!(Checkpoint::open(&path, "connect-four 4x3").is_err());
+        assert_eq!(std::fs::read(&path).unwrap(), content);
+        std::fs::remove_file(&path).unwrap();
+    }
+}
