@@ -40,6 +40,12 @@ pub enum Command {
     /// Tic-tac-toe from the empty board or any legal position.
     #[command(name = "tic-tac-toe", alias = "ttt")]
     TicTacToe(TicTacToeArgs),
+    /// Solve a whole game with the engine (every position, loops and draws included), optionally
+    /// into a database: the start's value and how the reachable positions divide.
+    Solve(EngineArgs),
+    /// One position of an engine game: its value, every move's value and a best line, read
+    /// from a database when one is given (no solving), else solved in memory first.
+    Query(EngineArgs),
     /// Connect Four on a small board, solved whole by the engine: every column's value.
     #[command(name = "connect-four", alias = "c4")]
     ConnectFour(ConnectFourArgs),
@@ -159,6 +165,52 @@ pub struct ConnectFourArgs {
     /// tiers go to PATH.partial; a solve cut short (Ctrl-C, killed) resumes from them.
     #[arg(long, value_name = "PATH")]
     pub db: Option<std::path::PathBuf>,
+}
+
+/// Arguments of `perfect-play solve` and `perfect-play query`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  perfect-play solve tic-tac-toe\n  perfect-play solve connect-four --width 5 --height 4 --db c4-5x4.ppdb\n  perfect-play query connect-four --width 5 --height 4 2233 --db c4-5x4.ppdb\n  perfect-play query tic-tac-toe x...o...."
+)]
+pub struct EngineArgs {
+    /// The game, its options and (for query) the position.
+    #[command(subcommand)]
+    pub game: EngineGame,
+
+    /// A database file: solve writes the table there (finished tiers going to PATH.partial,
+    /// which a killed solve resumes from); query reads from it without solving.
+    #[arg(long, global = true, value_name = "PATH")]
+    pub db: Option<std::path::PathBuf>,
+
+    /// Worker threads, up to 256 (default: one per core).
+    #[arg(long, global = true, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=256))]
+    pub threads: u16,
+}
+
+/// The games the engine solves, with their options.
+#[derive(Debug, Subcommand)]
+pub enum EngineGame {
+    /// Tic-tac-toe. POSITION: the board, 9 characters in reading order (x, o, . for empty).
+    #[command(name = "tic-tac-toe", alias = "ttt")]
+    TicTacToe {
+        /// The position (query only; default: the empty board).
+        #[arg(value_name = "POSITION")]
+        position: Option<String>,
+    },
+    /// Connect Four. POSITION: the columns played from the empty board, 1-based, as digits
+    /// (2233) or a comma list (10,11).
+    #[command(name = "connect-four", alias = "c4")]
+    ConnectFour {
+        /// The position (query only; default: the empty board).
+        #[arg(value_name = "POSITION")]
+        position: Option<String>,
+        /// Columns.
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=32))]
+        width: u32,
+        /// Rows.
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=63))]
+        height: u32,
+    },
 }
 
 /// Arguments of `perfect-play coins`.

@@ -2,10 +2,12 @@
 //! live in `crates/perfect-play-cli/schemas/` and are printed by `perfect-play schema COMMAND`.
 
 /// The commands that have a schema, as `perfect-play schema` accepts them.
-pub const COMMANDS: [&str; 12] = [
+pub const COMMANDS: [&str; 14] = [
     "nim",
     "tic-tac-toe",
     "connect-four",
+    "solve",
+    "query",
     "coins",
     "subtraction",
     "stones",
@@ -24,6 +26,8 @@ pub fn schema(command: &str) -> Option<&'static str> {
         "nim" => include_str!("../schemas/nim.schema.json"),
         "tic-tac-toe" => include_str!("../schemas/tic-tac-toe.schema.json"),
         "connect-four" => include_str!("../schemas/connect-four.schema.json"),
+        "solve" => include_str!("../schemas/solve.schema.json"),
+        "query" => include_str!("../schemas/query.schema.json"),
         "coins" => include_str!("../schemas/coins.schema.json"),
         "subtraction" => include_str!("../schemas/subtraction.schema.json"),
         "stones" => include_str!("../schemas/stones.schema.json"),

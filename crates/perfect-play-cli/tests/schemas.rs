@@ -64,6 +64,8 @@ fn every_command_validates_against_its_schema() {
         .display()
         .to_string();
     let _ = std::fs::remove_file(&schema_db);
+    let engine_db = format!("{schema_db}-engine");
+    let _ = std::fs::remove_file(&engine_db);
     let cases: &[(&str, &[&str], Option<&str>)] = &[
         ("nim", &["nim", "3", "4", "5"], None),
         ("nim", &["nim", "1", "2", "3", "--misere"], None),
@@ -72,6 +74,51 @@ fn every_command_validates_against_its_schema() {
         ("nim", &["nim", ""], None),
         ("tic-tac-toe", &["tic-tac-toe"], None),
         ("tic-tac-toe", &["tic-tac-toe", "xxxoo...."], None),
+        ("solve", &["solve", "tic-tac-toe"], None),
+        (
+            "solve",
+            &[
+                "solve",
+                "connect-four",
+                "--width",
+                "3",
+                "--height",
+                "3",
+                "--db",
+                &engine_db,
+            ],
+            None,
+        ),
+        (
+            "solve",
+            &[
+                "solve",
+                "connect-four",
+                "--width",
+                "3",
+                "--height",
+                "3",
+                "--db",
+                &engine_db,
+            ],
+            None,
+        ),
+        ("query", &["query", "tic-tac-toe", "xxxoo...."], None),
+        (
+            "query",
+            &[
+                "query",
+                "connect-four",
+                "--width",
+                "3",
+                "--height",
+                "3",
+                "12",
+                "--db",
+                &engine_db,
+            ],
+            None,
+        ),
         ("connect-four", &["connect-four"], None),
         (
             "connect-four",
@@ -188,6 +235,7 @@ fn every_command_validates_against_its_schema() {
         check(command, args, *input);
     }
     let _ = std::fs::remove_file(&schema_db);
+    let _ = std::fs::remove_file(&engine_db);
 }
 
 #[test]

@@ -14,7 +14,7 @@ use serde_json::json;
 
 /// Positions the engine solves a second on one core, measured on 5 x 4 (1.4 million): the
 /// estimate shown before a long solve.
-const POSITIONS_PER_SECOND: f64 = 1.4e6;
+pub(super) const POSITIONS_PER_SECOND: f64 = 1.4e6;
 
 pub fn run(args: &ConnectFourArgs, budget: Budget, quiet: bool) -> Result<Output, CommandError> {
     let game = ConnectFour::new(args.width, args.height)?;
@@ -129,7 +129,8 @@ pub fn run(args: &ConnectFourArgs, budget: Budget, quiet: bool) -> Result<Output
         "moves_played": moves,
         "to_move": mover,
         "outcome": outcome,
-        "first_player_wins": (outcome == Outcome::Win) == first && matches!(outcome, Outcome::Win | Outcome::Loss),
+        // The vocabulary's meaning: the player to move (`to_move`) wins.
+        "first_player_wins": outcome == Outcome::Win,
         "remoteness": remoteness,
         "moves": moves_json,
         "winning_moves": winning,
@@ -228,7 +229,7 @@ fn database_json(
 }
 
 /// "40 s", "3 min", "5 h", "12 days", "80 years".
-fn rough_duration(seconds: f64) -> String {
+pub(super) fn rough_duration(seconds: f64) -> String {
     const UNITS: [(f64, &str); 5] = [
         (365.25 * 86400.0, "years"),
         (86400.0, "days"),
@@ -244,7 +245,7 @@ fn rough_duration(seconds: f64) -> String {
 }
 
 /// Columns as digits (`2233`) or a comma list (`10,11`), 1-based.
-fn parse_moves(text: &str) -> Result<Vec<u32>, CommandError> {
+pub(super) fn parse_moves(text: &str) -> Result<Vec<u32>, CommandError> {
     let text = text.trim();
     if text.is_empty() {
         return Ok(Vec::new());
@@ -273,7 +274,7 @@ fn describe(record: Record) -> String {
 }
 
 /// The board, top row first: x for the first player, o for the second.
-fn picture(game: &ConnectFour, board: &Board) -> String {
+pub(super) fn picture(game: &ConnectFour, board: &Board) -> String {
     let mut text = String::new();
     for row in (0..game.height()).rev() {
         text.push_str("  ");

@@ -2,6 +2,7 @@
 
 mod can_i_win;
 mod connect_four;
+mod engine;
 mod impartial;
 mod nim;
 mod octal;
@@ -57,6 +58,8 @@ pub fn run(cli: &Cli, io: &mut Io<'_>) -> Result<(), CommandError> {
         Command::Nim(args) => nim::run(args, budget)?,
         Command::TicTacToe(args) => tic_tac_toe::run(args)?,
         Command::ConnectFour(args) => connect_four::run(args, budget, quiet)?,
+        Command::Solve(args) => engine::solve(args, budget, quiet)?,
+        Command::Query(args) => engine::query(args, budget, quiet)?,
         Command::Coins(args) if args.options.batch => {
             return subtraction::coins_batch(args, budget, io);
         }

@@ -37,7 +37,9 @@ pub use analyse::{
 };
 pub use database::{Checkpoint, Database};
 pub use record::{MAX_REMOTENESS, Record};
-pub use solve::{Progress, Solution, count_reachable, solve, solve_resumable};
+pub use solve::{
+    Counts, Progress, Solution, count_reachable, reachable_counts, solve, solve_resumable,
+};
 
 use crate::game::Game;
 use std::ops::Range;

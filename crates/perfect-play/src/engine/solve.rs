@@ -40,6 +40,19 @@ pub struct Solution {
 }
 
 impl Solution {
+    /// A solution read back whole (from a database): `records` by index.
+    #[must_use]
+    pub fn from_records(records: Vec<Record>) -> Solution {
+        let positions = records.iter().filter(|r| !r.is_hole()).count() as u64;
+        Solution {
+            records,
+            positions,
+            passes: 0,
+            resumed: false,
+            already_solved: 0,
+        }
+    }
+
     /// The record of an index; `None` past the table.
     #[must_use]
     pub fn record(&self, index: u64) -> Option<Record> {
@@ -91,6 +104,45 @@ pub(super) fn ending_record(ending: Ending) -> Record {
     Record::new(outcome, 0).unwrap_or(Record::DRAW)
 }
 
+/// How the positions reachable from a start divide by value, for the player to move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Positions reachable (the start included).
+    pub positions: u64,
+    /// Of them, wins for the player to move.
+    pub wins: u64,
+    /// Losses.
+    pub losses: u64,
+    /// Ties.
+    pub ties: u64,
+    /// Draws.
+    pub draws: u64,
+}
+
+/// Count the positions reachable from `start` by their value in `solution`.
+///
+/// # Errors
+/// As [`count_reachable`].
+pub fn reachable_counts<G: IndexedGame>(
+    game: &G,
+    start: &G::Position,
+    solution: &Solution,
+    options: &Options,
+) -> Result<Counts, EngineError> {
+    let mut counts = Counts::default();
+    walk_reachable(game, start, options, &mut |index| {
+        counts.positions += 1;
+        match solution.record(index).and_then(Record::outcome) {
+            Some(Outcome::Win) => counts.wins += 1,
+            Some(Outcome::Loss) => counts.losses += 1,
+            Some(Outcome::Tie) => counts.ties += 1,
+            Some(Outcome::Draw) => counts.draws += 1,
+            None => {}
+        }
+    })?;
+    Ok(counts)
+}
+
 /// Count the positions reachable from `start` (itself included), by a walk over the index
 /// with a bitset: `index_count / 8` bytes and a stack.
 ///
@@ -102,6 +154,18 @@ pub fn count_reachable<G: IndexedGame>(
     start: &G::Position,
     options: &Options,
 ) -> Result<u64, EngineError> {
+    let mut reached = 0;
+    walk_reachable(game, start, options, &mut |_| reached += 1)?;
+    Ok(reached)
+}
+
+/// Call `visit` once with the index of every position reachable from `start`.
+fn walk_reachable<G: IndexedGame>(
+    game: &G,
+    start: &G::Position,
+    options: &Options,
+    visit: &mut dyn FnMut(u64),
+) -> Result<(), EngineError> {
     let count = game.index_count();
     let needed = count.div_ceil(8);
     if needed > options.memory_limit {
@@ -122,7 +186,7 @@ pub fn count_reachable<G: IndexedGame>(
         });
     }
     seen[(first / 64) as usize] |= 1 << (first % 64);
-    let mut reached = 1;
+    visit(first);
     while let Some(position) = stack.pop() {
         let from = game.index(&position);
         for mv in game.moves(&position) {
@@ -138,13 +202,13 @@ pub fn count_reachable<G: IndexedGame>(
                 let (word, bit) = ((to / 64) as usize, 1u64 << (to % 64));
                 if seen[word] & bit == 0 {
                     seen[word] |= bit;
-                    reached += 1;
+                    visit(to);
                     stack.push(next);
                 }
             }
         }
     }
-    Ok(reached)
+    Ok(())
 }
 
 /// Solve every position of `game`, tier by tier from the last, calling `on_pass` after each

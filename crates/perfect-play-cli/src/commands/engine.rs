@@ -1,0 +1,423 @@
+//! `perfect-play solve` and `perfect-play query`: any game the engine solves, through one
+//! adapter per game (its name, variant, position notation and move names).
+
+use super::connect_four::{POSITIONS_PER_SECOND, parse_moves, picture, rough_duration};
+use super::{Budget, CommandError};
+use crate::args::{EngineArgs, EngineGame};
+use crate::output::{Output, verdict_of};
+use crate::progress;
+use perfect_play::Outcome;
+use perfect_play::engine::{
+    self, BYTES_PER_POSITION, Checkpoint, Database, IndexedGame, Options, Record, Solution,
+    database,
+};
+use perfect_play::games::connect_four::{Board, ConnectFour};
+use perfect_play::tic_tac_toe::{self, Cell, TicTacToe};
+use serde_json::json;
+use std::path::Path;
+use std::time::Instant;
+
+/// What the CLI needs to know of an engine game beyond the library's traits.
+trait Adapter: IndexedGame + Sync {
+    /// The game's name in the CLI and the database.
+    fn name(&self) -> &'static str;
+    /// The variant (`5x4`), empty when the game has none.
+    fn variant(&self) -> String;
+    /// The starting position.
+    fn start_position(&self) -> Self::Position;
+    /// A position in the game's notation.
+    fn parse_position(&self, text: &str) -> Result<Self::Position, CommandError>;
+    /// Whether the first player is to move.
+    fn first_to_move(&self, position: &Self::Position) -> bool;
+    /// A move as JSON and as text.
+    fn move_json(&self, mv: &Self::Move) -> serde_json::Value;
+    /// The position drawn in text.
+    fn picture(&self, position: &Self::Position) -> String;
+}
+
+impl Adapter for TicTacToe {
+    fn name(&self) -> &'static str {
+        "tic-tac-toe"
+    }
+    fn variant(&self) -> String {
+        "3x3".into()
+    }
+    fn start_position(&self) -> tic_tac_toe::Board {
+        tic_tac_toe::Board::empty()
+    }
+    fn parse_position(&self, text: &str) -> Result<tic_tac_toe::Board, CommandError> {
+        Ok(text.parse()?)
+    }
+    fn first_to_move(&self, board: &tic_tac_toe::Board) -> bool {
+        board.to_move() == Cell::X
+    }
+    fn move_json(&self, square: &tic_tac_toe::Square) -> serde_json::Value {
+        json!(square.0 + 1)
+    }
+    fn picture(&self, board: &tic_tac_toe::Board) -> String {
+        let text = board.to_string();
+        text.as_bytes()
+            .chunks(3)
+            .map(|row| format!("  {}\n", String::from_utf8_lossy(row)))
+            .collect()
+    }
+}
+
+impl Adapter for ConnectFour {
+    fn name(&self) -> &'static str {
+        "connect-four"
+    }
+    fn variant(&self) -> String {
+        format!("{}x{}", self.width(), self.height())
+    }
+    fn start_position(&self) -> Board {
+        self.empty()
+    }
+    fn parse_position(&self, text: &str) -> Result<Board, CommandError> {
+        let moves = parse_moves(text)?;
+        self.play_columns(&moves).ok_or_else(|| {
+            format!(
+                "the moves {text} are not a game on a {} x {} board: a column off the board or full, or a move after four in a row",
+                self.width(),
+                self.height()
+            )
+            .into()
+        })
+    }
+    fn first_to_move(&self, board: &Board) -> bool {
+        ConnectFour::first_to_move(self, board)
+    }
+    fn move_json(&self, column: &u32) -> serde_json::Value {
+        json!(column + 1)
+    }
+    fn picture(&self, board: &Board) -> String {
+        picture(self, board)
+    }
+}
+
+pub fn solve(args: &EngineArgs, budget: Budget, quiet: bool) -> Result<Output, CommandError> {
+    match &args.game {
+        EngineGame::TicTacToe { position } => {
+            no_position(position.as_deref())?;
+            solve_game(
+                &TicTacToe {
+                    board: tic_tac_toe::Board::empty(),
+                },
+                args,
+                budget,
+                quiet,
+            )
+        }
+        EngineGame::ConnectFour {
+            position,
+            width,
+            height,
+        } => {
+            no_position(position.as_deref())?;
+            solve_game(&ConnectFour::new(*width, *height)?, args, budget, quiet)
+        }
+    }
+}
+
+pub fn query(args: &EngineArgs, budget: Budget, quiet: bool) -> Result<Output, CommandError> {
+    match &args.game {
+        EngineGame::TicTacToe { position } => query_game(
+            &TicTacToe {
+                board: tic_tac_toe::Board::empty(),
+            },
+            position.as_deref(),
+            args,
+            budget,
+            quiet,
+        ),
+        EngineGame::ConnectFour {
+            position,
+            width,
+            height,
+        } => query_game(
+            &ConnectFour::new(*width, *height)?,
+            position.as_deref(),
+            args,
+            budget,
+            quiet,
+        ),
+    }
+}
+
+fn no_position(position: Option<&str>) -> Result<(), CommandError> {
+    match position {
+        Some(p) => Err(format!(
+            "solve answers for the start of the game; for the position {p:?} use query"
+        )
+        .into()),
+        None => Ok(()),
+    }
+}
+
+fn options(args: &EngineArgs, budget: Budget) -> Options {
+    Options {
+        memory_limit: budget.memory(2 << 30),
+        threads: usize::from(args.threads),
+    }
+}
+
+/// Refuse a table past the memory limit before any work, with its size and time.
+fn refuse_if_too_large<G: Adapter>(game: &G, limit: u64) -> Result<(), CommandError> {
+    let needed = game.index_count().saturating_mul(BYTES_PER_POSITION);
+    if needed > limit {
+        return Err(format!(
+            "{} {} has {} positions to solve, {} at {BYTES_PER_POSITION} bytes each (about {} on one core), above the memory limit of {}; raise --memory-limit or choose a smaller variant",
+            game.name(),
+            game.variant(),
+            game.index_count(),
+            perfect_play::parse::human_size(needed),
+            rough_duration(game.index_count() as f64 / POSITIONS_PER_SECOND),
+            perfect_play::parse::human_size(limit),
+        )
+        .into());
+    }
+    Ok(())
+}
+
+/// An existing database for this game and variant, opened; another game's is refused.
+fn open_database<G: Adapter>(game: &G, path: &Path) -> Result<Database, CommandError> {
+    let db = Database::open(path, false)?;
+    let h = &db.header;
+    if h.game != game.name() || h.variant != game.variant() || h.indices != game.index_count() {
+        return Err(format!(
+            "{} holds {} {}, not {} {}",
+            path.display(),
+            h.game,
+            h.variant,
+            game.name(),
+            game.variant()
+        )
+        .into());
+    }
+    Ok(db)
+}
+
+/// Solve with a bar of tiers on stderr, through a checkpoint when one is given.
+fn solve_with_bar<G: Adapter>(
+    game: &G,
+    options: &Options,
+    checkpoint: Option<&mut Checkpoint>,
+    quiet: bool,
+) -> Result<Solution, CommandError> {
+    let bar = progress::bar("solving tiers", quiet);
+    bar.set_length(game.tier_count());
+    let solution = engine::solve_resumable(game, options, checkpoint, &|p| {
+        bar.set_position(game.tier_count() - p.tier);
+    })?;
+    bar.finish_and_clear();
+    Ok(solution)
+}
+
+fn solve_game<G: Adapter>(
+    game: &G,
+    args: &EngineArgs,
+    budget: Budget,
+    quiet: bool,
+) -> Result<Output, CommandError> {
+    if budget.small && args.db.is_some() {
+        // The fuzz targets run with the small budget: they must not write files.
+        return Err("--db is not available under the small budget".into());
+    }
+    let options = options(args, budget);
+    refuse_if_too_large(game, options.memory_limit)?;
+    let clock = Instant::now();
+    let existing = args.db.as_ref().filter(|p| p.exists());
+    let (solution, db_bytes) = match (&args.db, existing) {
+        (_, Some(path)) => {
+            let mut db = open_database(game, path)?;
+            let records = db.all_records()?;
+            (Solution::from_records(records), Some(db.bytes))
+        }
+        (Some(path), None) => {
+            let mut partial = path.clone().into_os_string();
+            partial.push(".partial");
+            let identity = format!("{} {}", game.name(), game.variant());
+            let mut checkpoint = Checkpoint::open(Path::new(&partial), &identity)?;
+            let solution = solve_with_bar(game, &options, Some(&mut checkpoint), quiet)?;
+            let header = database::Header {
+                game: game.name().into(),
+                variant: game.variant(),
+                indices: game.index_count(),
+                positions: solution.positions,
+                block_records: database::BLOCK_RECORDS,
+            };
+            let bytes = database::write(path, &header, solution.records())?;
+            checkpoint.remove()?;
+            (solution, Some(bytes))
+        }
+        (None, _) => (solve_with_bar(game, &options, None, quiet)?, None),
+    };
+    let seconds = clock.elapsed().as_secs_f64();
+    let start = game.start_position();
+    let root = solution
+        .record(game.index(&start))
+        .filter(|r| r.outcome().is_some())
+        .ok_or("the start is not in the solved table")?;
+    let counts = engine::reachable_counts(game, &start, &solution, &options)?;
+    let outcome = root.outcome().unwrap_or(Outcome::Draw);
+    let first = game.first_to_move(&start);
+    let mut json = json!({
+        "game": game.name(),
+        "variant": game.variant(),
+        "outcome": outcome,
+        "first_player_wins": first_player_wins(outcome),
+        "remoteness": root.remoteness(),
+        "positions": counts.positions,
+        "wins": counts.wins,
+        "losses": counts.losses,
+        "draws": counts.draws,
+        "ties": counts.ties,
+        "seconds": seconds,
+        "resumed": solution.resumed,
+        "already_solved": solution.already_solved,
+        "indices": game.index_count(),
+        "positions_in_table": solution.positions,
+        "passes": solution.passes,
+        "bytes_per_position": BYTES_PER_POSITION,
+    });
+    let mut text = format!(
+        "{} {}: the {} player, to move at the start, {} with perfect play.\n{} reachable positions: {} wins, {} losses, {} ties, {} draws for the player to move ({} positions in the table, {:.2} s{}).\n",
+        game.name(),
+        game.variant(),
+        if first { "first" } else { "second" },
+        verdict_of(outcome, root.remoteness().map(u64::from)),
+        counts.positions,
+        counts.wins,
+        counts.losses,
+        counts.ties,
+        counts.draws,
+        solution.positions,
+        seconds,
+        if solution.resumed {
+            ", resumed from the checkpoint"
+        } else {
+            ""
+        },
+    );
+    if let (Some(bytes), Some(path)) = (db_bytes, &args.db) {
+        let bits = bytes as f64 * 8.0 / solution.positions.max(1) as f64;
+        json["db_bytes"] = json!(bytes);
+        json["bits_per_position"] = json!(bits);
+        text.push_str(&format!(
+            "Database {}: {bytes} bytes, {bits:.2} bits a position.\n",
+            path.display()
+        ));
+    }
+    Ok(Output { text, json })
+}
+
+/// The vocabulary's `first_player_wins`: the player to move wins (`to_move` says which
+/// player that is).
+fn first_player_wins(outcome: Outcome) -> bool {
+    outcome == Outcome::Win
+}
+
+fn query_game<G: Adapter>(
+    game: &G,
+    position: Option<&str>,
+    args: &EngineArgs,
+    budget: Budget,
+    quiet: bool,
+) -> Result<Output, CommandError> {
+    let position = match position {
+        Some(text) => game.parse_position(text)?,
+        None => game.start_position(),
+    };
+    let existing = args.db.as_ref().filter(|p| p.exists());
+    if budget.small && args.db.is_some() {
+        return Err("--db is not available under the small budget".into());
+    }
+    let (read, from_database) = if let Some(path) = existing {
+        let mut db = open_database(game, path)?;
+        let mut failure = None;
+        let read = engine::analyse_by(
+            game,
+            &mut |i| db.record(i).map_err(|e| failure = Some(e)).ok(),
+            &position,
+        );
+        if let Some(e) = failure {
+            return Err(e.into());
+        }
+        (read, true)
+    } else {
+        if let Some(path) = &args.db {
+            return Err(format!(
+                "{} does not exist: make it with perfect-play solve {} ... --db {}",
+                path.display(),
+                game.name(),
+                path.display()
+            )
+            .into());
+        }
+        let options = options(args, budget);
+        refuse_if_too_large(game, options.memory_limit)?;
+        let solution = solve_with_bar(game, &options, None, quiet)?;
+        (engine::analyse(game, &solution, &position), false)
+    };
+    let read = read.ok_or("the position is not in the table (a position no game reaches)")?;
+    let outcome = read.record.outcome().unwrap_or(Outcome::Draw);
+    let first = game.first_to_move(&position);
+    let moves: Vec<_> = read
+        .moves
+        .iter()
+        .map(|m| {
+            json!({
+                "move": game.move_json(&m.mv),
+                "outcome": m.record.outcome(),
+                "remoteness": m.record.remoteness(),
+            })
+        })
+        .collect();
+    let winning: Vec<_> = read
+        .moves
+        .iter()
+        .filter(|m| m.record.outcome() == Some(Outcome::Win))
+        .map(|m| game.move_json(&m.mv))
+        .collect();
+    let best_line: Vec<_> = read.best_line.iter().map(|m| game.move_json(m)).collect();
+    let json = json!({
+        "game": game.name(),
+        "variant": game.variant(),
+        "to_move": if first { "first" } else { "second" },
+        "outcome": outcome,
+        "first_player_wins": first_player_wins(outcome),
+        "remoteness": read.record.remoteness(),
+        "moves": moves,
+        "winning_moves": winning,
+        "winning_moves_total": winning.len(),
+        "best_line": best_line,
+        "from_database": from_database,
+        "method": "engine",
+    });
+    let mut text = format!("{} {}:\n", game.name(), game.variant());
+    text.push_str(&game.picture(&position));
+    text.push_str(&format!(
+        "The {} player to move {} with perfect play.\n",
+        if first { "first" } else { "second" },
+        describe(read.record)
+    ));
+    for m in &read.moves {
+        text.push_str(&format!(
+            "  move {}: {}\n",
+            game.move_json(&m.mv),
+            describe(m.record)
+        ));
+    }
+    if !best_line.is_empty() {
+        let line: Vec<String> = best_line.iter().map(ToString::to_string).collect();
+        text.push_str(&format!("Best line: {}\n", line.join(" ")));
+    }
+    Ok(Output { text, json })
+}
+
+fn describe(record: Record) -> String {
+    verdict_of(
+        record.outcome().unwrap_or(Outcome::Draw),
+        record.remoteness().map(u64::from),
+    )
+}

@@ -1,0 +1,147 @@
+//! `solve` and `query`: whole games through the engine, end to end.
+
+mod common;
+
+use common::{assert_bad_input, json, run};
+use serde_json::json;
+
+#[test]
+fn tic_tac_toe_is_a_tie_in_nine_over_5478_positions() {
+    let v = json(&["solve", "tic-tac-toe"]);
+    assert_eq!(
+        (&v["outcome"], &v["remoteness"]),
+        (&json!("tie"), &json!(9))
+    );
+    assert_eq!(v["positions"], 5478);
+    let sum: u64 = ["wins", "losses", "ties", "draws"]
+        .iter()
+        .map(|k| v[k].as_u64().unwrap())
+        .sum();
+    assert_eq!(sum, 5478);
+    assert_eq!(v["draws"], 0);
+    assert_eq!(v["resumed"], false);
+}
+
+#[test]
+fn query_agrees_with_the_solver_behind_the_tic_tac_toe_command() {
+    // The family command uses the reference Solver; query reads the engine's table.
+    for board in [
+        ".........",
+        "x...o....",
+        "xx.oo....",
+        "xoxoxo...",
+        "xo.......",
+        "xxxoo....",
+    ] {
+        let solver = json(&["tic-tac-toe", board]);
+        let engine = json(&["query", "tic-tac-toe", board]);
+        for field in ["outcome", "remoteness", "first_player_wins"] {
+            assert_eq!(solver[field], engine[field], "{board}: {field}");
+        }
+        // The same winning moves; query lists them best first, the command in board order.
+        let sorted = |v: &serde_json::Value| {
+            let mut moves: Vec<u64> = v["winning_moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m.as_u64().unwrap())
+                .collect();
+            moves.sort_unstable();
+            moves
+        };
+        assert_eq!(sorted(&solver), sorted(&engine), "{board}: winning moves");
+        let mut by_solver: Vec<_> = solver["moves"].as_array().unwrap().clone();
+        let mut by_engine: Vec<_> = engine["moves"].as_array().unwrap().clone();
+        let key = |m: &serde_json::Value| m["move"].as_u64().unwrap();
+        by_solver.sort_by_key(key);
+        by_engine.sort_by_key(key);
+        let strip = |ms: Vec<serde_json::Value>| -> Vec<_> {
+            ms.into_iter()
+                .map(|m| {
+                    (
+                        m["move"].clone(),
+                        m["outcome"].clone(),
+                        m["remoteness"].clone(),
+                    )
+                })
+                .collect()
+        };
+        assert_eq!(strip(by_solver), strip(by_engine), "{board}");
+    }
+}
+
+#[test]
+fn connect_four_solved_into_a_database_then_queried_from_it() {
+    let db = std::env::temp_dir().join(format!("perfect-play-engine-{}.ppdb", std::process::id()));
+    let _ = std::fs::remove_file(&db);
+    let db_arg = db.to_str().unwrap();
+    let solved = json(&[
+        "solve",
+        "connect-four",
+        "--width",
+        "5",
+        "--height",
+        "4",
+        "--db",
+        db_arg,
+    ]);
+    // ../shared/reference/solved_games.md (Tromp): 5 x 4 is a draw, a tie here.
+    assert_eq!(solved["outcome"], "tie");
+    assert!(solved["bits_per_position"].as_f64().unwrap() < 16.0);
+    assert!(solved["db_bytes"].as_u64().unwrap() > 0);
+    let again = json(&[
+        "solve",
+        "connect-four",
+        "--width",
+        "5",
+        "--height",
+        "4",
+        "--db",
+        db_arg,
+    ]);
+    assert_eq!(again["passes"], 0, "read from the database");
+    for field in ["positions", "wins", "losses", "ties", "draws", "outcome"] {
+        assert_eq!(solved[field], again[field], "{field}");
+    }
+    let q = json(&[
+        "query",
+        "connect-four",
+        "--width",
+        "5",
+        "--height",
+        "4",
+        "2233",
+        "--db",
+        db_arg,
+    ]);
+    assert_eq!(q["from_database"], true);
+    assert_eq!(q["winning_moves"], json!([4]));
+    let in_memory = json(&[
+        "query",
+        "connect-four",
+        "--width",
+        "5",
+        "--height",
+        "4",
+        "2233",
+    ]);
+    assert_eq!(q["moves"], in_memory["moves"]);
+    assert_eq!(q["from_database"], true);
+    std::fs::remove_file(&db).unwrap();
+}
+
+#[test]
+fn engine_commands_refuse_bad_input_in_one_line() {
+    assert!(assert_bad_input(&["solve", "tic-tac-toe", "x........"]).contains("use query"));
+    assert!(assert_bad_input(&["query", "tic-tac-toe", "xxxxooooo"]).contains("impossible"));
+    assert!(
+        assert_bad_input(&["solve", "connect-four", "--width", "7", "--height", "6"])
+            .contains("memory limit")
+    );
+    assert!(
+        assert_bad_input(&["query", "connect-four", "--db", "/nonexistent/x.ppdb"])
+            .contains("does not exist")
+    );
+    let out = run(&["solve", "nosuchgame"]);
+    assert_eq!(out.status.code(), Some(2));
+}
