@@ -170,7 +170,7 @@ pub struct ConnectFourArgs {
 /// Arguments of `perfect-play solve` and `perfect-play query`.
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  perfect-play solve tic-tac-toe\n  perfect-play solve connect-four --width 5 --height 4 --db c4-5x4.ppdb\n  perfect-play query connect-four --width 5 --height 4 2233 --db c4-5x4.ppdb\n  perfect-play query tic-tac-toe x...o...."
+    after_help = "Examples:\n  perfect-play solve tic-tac-toe\n  perfect-play solve connect-four --width 5 --height 4 --db c4-5x4.ppdb\n  perfect-play query connect-four --width 5 --height 4 2233 --db c4-5x4.ppdb\n  perfect-play query tic-tac-toe x...o....\n  perfect-play solve dodgem --size 4\n  perfect-play query dodgem x../x../.oo"
 )]
 pub struct EngineArgs {
     /// The game, its options and (for query) the position.
@@ -210,6 +210,18 @@ pub enum EngineGame {
         /// Rows.
         #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=63))]
         height: u32,
+    },
+    /// Dodgem (Colin Vout). POSITION: the board's squares row by row from the top (x: the
+    /// first player's cars, which drive right; o: the second player's, which drive up; .
+    /// empty), rows optionally separated by /, then :x or :o for the side to move (default x).
+    /// The 3 x 3 start is x../x../.oo:x. A move is its car's square and direction: b1U.
+    Dodgem {
+        /// The position (query only; default: the start).
+        #[arg(value_name = "POSITION")]
+        position: Option<String>,
+        /// The board's side, 2 to 8.
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(2..=8))]
+        size: u32,
     },
 }
 

@@ -145,3 +145,24 @@ fn engine_commands_refuse_bad_input_in_one_line() {
     let out = run(&["solve", "nosuchgame"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn dodgem_three_by_three_is_a_first_player_win() {
+    // ../shared/reference/solved_games.md: Winning Ways gives 3 x 3 as a first-player win.
+    let v = json(&["solve", "dodgem"]);
+    assert_eq!(
+        (&v["outcome"], &v["first_player_wins"]),
+        (&json!("win"), &json!(true))
+    );
+    assert_eq!(v["remoteness"], 19);
+    assert_eq!(v["positions"], 1873);
+    let q = json(&["query", "dodgem", "x../x../.oo"]);
+    assert_eq!(q["winning_moves"], json!(["a3R"]));
+    assert_eq!(q["best_line"].as_array().unwrap().len(), 19);
+    let text = String::from_utf8(run(&["query", "dodgem"]).stdout).unwrap();
+    assert!(text.contains("move a3R: wins in 19 moves"), "{text}");
+    assert!(assert_bad_input(&["query", "dodgem", "xxx/.../..."]).contains("1 to 2 cars"));
+    assert!(assert_bad_input(&["query", "dodgem", "x../x../.oo:z"]).contains("not a side"));
+    assert!(assert_bad_input(&["query", "dodgem", "x../x../.o"]).contains("9 squares"));
+    assert!(assert_bad_input(&["solve", "dodgem", "--size", "9"]).contains("9"));
+}

@@ -104,6 +104,8 @@ fn every_command_validates_against_its_schema() {
             None,
         ),
         ("query", &["query", "tic-tac-toe", "xxxoo...."], None),
+        ("solve", &["solve", "dodgem"], None),
+        ("query", &["query", "dodgem", "x../.x./.oo:o"], None),
         (
             "query",
             &[

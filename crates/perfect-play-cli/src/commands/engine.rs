@@ -12,6 +12,7 @@ use perfect_play::engine::{
     database,
 };
 use perfect_play::games::connect_four::{Board, ConnectFour};
+use perfect_play::games::dodgem::{Cars, Direction, Dodgem, Drive};
 use perfect_play::tic_tac_toe::{self, Cell, TicTacToe};
 use serde_json::json;
 use std::path::Path;
@@ -95,8 +96,113 @@ impl Adapter for ConnectFour {
     }
 }
 
+impl Adapter for Dodgem {
+    fn name(&self) -> &'static str {
+        "dodgem"
+    }
+    fn variant(&self) -> String {
+        format!("{0}x{0}", self.size())
+    }
+    fn start_position(&self) -> Cars {
+        Dodgem::start_position(self)
+    }
+    fn parse_position(&self, text: &str) -> Result<Cars, CommandError> {
+        let n = self.size();
+        let (board, side) = match text.trim().split_once(':') {
+            Some((board, side)) => (board, side.trim()),
+            None => (text.trim(), "x"),
+        };
+        let first_to_move = match side {
+            "x" | "X" => true,
+            "o" | "O" => false,
+            other => {
+                return Err(format!("{other:?} after ':' is not a side: use :x or :o").into());
+            }
+        };
+        let squares: Vec<char> = board.chars().filter(|&c| c != '/').collect();
+        if squares.len() != (n * n) as usize {
+            return Err(format!(
+                "a {n} x {n} Dodgem board has {} squares, got {} (rows from the top: x, o or .)",
+                n * n,
+                squares.len()
+            )
+            .into());
+        }
+        let mut cars = Cars {
+            first: 0,
+            second: 0,
+            first_to_move,
+        };
+        for (i, c) in squares.into_iter().enumerate() {
+            let (row_from_top, x) = (i as u32 / n, i as u32 % n);
+            let bit = 1u64 << (x + n * (n - 1 - row_from_top));
+            match c {
+                'x' | 'X' => cars.first |= bit,
+                'o' | 'O' => cars.second |= bit,
+                '.' | '-' | '_' => {}
+                other => {
+                    return Err(format!("{other:?} is not a square: use x, o or .").into());
+                }
+            }
+        }
+        let (a, b) = (cars.first.count_ones(), cars.second.count_ones());
+        if a == 0 || b == 0 || a >= n || b >= n {
+            return Err(format!(
+                "each player has 1 to {} cars on a {n} x {n} board until one drives the last off; got {a} x and {b} o",
+                n - 1
+            )
+            .into());
+        }
+        Ok(cars)
+    }
+    fn first_to_move(&self, cars: &Cars) -> bool {
+        cars.first_to_move
+    }
+    fn move_json(&self, drive: &Drive) -> serde_json::Value {
+        let n = self.size();
+        let (x, y) = (drive.from % n, drive.from / n);
+        let direction = match drive.to {
+            Direction::Right => 'R',
+            Direction::Up => 'U',
+            Direction::Down => 'D',
+            Direction::Left => 'L',
+        };
+        json!(format!(
+            "{}{}{direction}",
+            char::from(b'a' + x as u8),
+            y + 1
+        ))
+    }
+    fn picture(&self, cars: &Cars) -> String {
+        let n = self.size();
+        let mut text = String::new();
+        for y in (0..n).rev() {
+            text.push_str(&format!("  {} ", y + 1));
+            for x in 0..n {
+                let bit = 1u64 << (x + n * y);
+                text.push(if cars.first & bit != 0 {
+                    'x'
+                } else if cars.second & bit != 0 {
+                    'o'
+                } else {
+                    '.'
+                });
+            }
+            text.push('\n');
+        }
+        text.push_str("    ");
+        text.extend((0..n).map(|x| char::from(b'a' + x as u8)));
+        text.push('\n');
+        text
+    }
+}
+
 pub fn solve(args: &EngineArgs, budget: Budget, quiet: bool) -> Result<Output, CommandError> {
     match &args.game {
+        EngineGame::Dodgem { position, size } => {
+            no_position(position.as_deref())?;
+            solve_game(&Dodgem::new(*size)?, args, budget, quiet)
+        }
         EngineGame::TicTacToe { position } => {
             no_position(position.as_deref())?;
             solve_game(
@@ -121,6 +227,13 @@ pub fn solve(args: &EngineArgs, budget: Budget, quiet: bool) -> Result<Output, C
 
 pub fn query(args: &EngineArgs, budget: Budget, quiet: bool) -> Result<Output, CommandError> {
     match &args.game {
+        EngineGame::Dodgem { position, size } => query_game(
+            &Dodgem::new(*size)?,
+            position.as_deref(),
+            args,
+            budget,
+            quiet,
+        ),
         EngineGame::TicTacToe { position } => query_game(
             &TicTacToe {
                 board: tic_tac_toe::Board::empty(),
@@ -404,15 +517,20 @@ fn query_game<G: Adapter>(
     for m in &read.moves {
         text.push_str(&format!(
             "  move {}: {}\n",
-            game.move_json(&m.mv),
+            move_text(&game.move_json(&m.mv)),
             describe(m.record)
         ));
     }
     if !best_line.is_empty() {
-        let line: Vec<String> = best_line.iter().map(ToString::to_string).collect();
+        let line: Vec<String> = best_line.iter().map(move_text).collect();
         text.push_str(&format!("Best line: {}\n", line.join(" ")));
     }
     Ok(Output { text, json })
+}
+
+/// A move's JSON as text: a name without its quotes.
+fn move_text(mv: &serde_json::Value) -> String {
+    mv.as_str().map_or_else(|| mv.to_string(), str::to_string)
 }
 
 fn describe(record: Record) -> String {

@@ -617,3 +617,44 @@ fn a_checkpoint_never_overwrites_a_file_it_did_not_write() {
         std::fs::remove_file(&path).unwrap();
     }
 }
+
+#[test]
+fn dodgem_matches_the_textbook_analysis_on_every_position() {
+    // Dodgem has loops (cars drive back and forth): the Solver cannot value it, the textbook
+    // retrograde analysis can, on the same graph.
+    use crate::games::dodgem::Dodgem;
+    let game = Dodgem::new(3).unwrap();
+    let count = game.index_count() as usize;
+    let mut graph = Graph {
+        options: vec![Vec::new(); count],
+        stuck: vec![Ending::Win; count],
+        tier_starts: Vec::new(),
+    };
+    for index in 0..count as u64 {
+        if let Some(cars) = game.position(index) {
+            graph.options[index as usize] = game
+                .moves(&cars)
+                .iter()
+                .map(|mv| match game.play(&cars, mv) {
+                    Transition::End(e) => Edge::End(e),
+                    Transition::Continue { position, .. } => Edge::To(game.index(&position)),
+                })
+                .collect();
+        }
+    }
+    let expected = textbook(&graph);
+    let solution = solve(&game, &Options::default(), &no_progress).unwrap();
+    let mut checked = 0;
+    for index in 0..count as u64 {
+        if game.position(index).is_some() {
+            assert_eq!(
+                solution.record(index),
+                Some(expected[index as usize]),
+                "{index}"
+            );
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, solution.positions);
+    assert!(solution.count(Outcome::Win) > 0 && solution.count(Outcome::Loss) > 0);
+}

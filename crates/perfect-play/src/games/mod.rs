@@ -3,3 +3,4 @@
 //! ([`IndexedGame`](crate::engine::IndexedGame)).
 
 pub mod connect_four;
+pub mod dodgem;

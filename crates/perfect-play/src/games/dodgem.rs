@@ -1,0 +1,403 @@
+//! Dodgem (Colin Vout; Winning Ways, chapter 22) on an `n` x `n` board.
+//!
+//! The first player's `n - 1` cars start on the left edge (every square but the bottom one)
+//! and drive right, up or down; the second player's `n - 1` cars start on the bottom edge
+//! (every square but the left one) and drive up, left or right. A car moves one square onto
+//! an empty square, and leaves the board only forward: off the right edge for the first
+//! player, off the top for the second. Whoever drives all their cars off first wins; a player
+//! who leaves the opponent no legal move loses. Cars can drive back and forth, so the game
+//! has loops, and draws.
+//!
+//! For the engine, positions are numbered by tier, one tier per pair of car counts (fewer
+//! cars, later tier: a car leaving is the only move between tiers). Within a tier a position
+//! is the set of squares of the first player's cars (ranked among all such sets), the set of
+//! squares of the second player's among the squares left, and the side to move.
+
+use crate::engine::IndexedGame;
+use crate::game::{Ending, Game, Transition};
+use std::ops::Range;
+use thiserror::Error;
+
+/// A board size Dodgem is not played on here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+#[error("Dodgem is played here on boards of 2 x 2 up to 8 x 8, not {0} x {0}")]
+pub struct SizeError(pub u32);
+
+/// A position: each player's cars as a bitboard (square `x + n * y`, `y` counted from the
+/// bottom) and whose turn it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Cars {
+    /// The first player's cars.
+    pub first: u64,
+    /// The second player's cars.
+    pub second: u64,
+    /// Whether the first player is to move.
+    pub first_to_move: bool,
+}
+
+/// A move: the square of the car and where it goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Drive {
+    /// The car's square.
+    pub from: u32,
+    /// The direction.
+    pub to: Direction,
+}
+
+/// Where a car drives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Direction {
+    /// Forward for the first player.
+    Right,
+    /// Forward for the second player.
+    Up,
+    /// Sideways for the first player.
+    Down,
+    /// Sideways for the second player.
+    Left,
+}
+
+/// Dodgem on one board size.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dodgem {
+    n: u32,
+    /// `choose[a][b]`.
+    choose: Vec<Vec<u64>>,
+    /// The tiers in order, as car counts (first, second), most cars first.
+    tiers: Vec<(u32, u32)>,
+    /// Where each tier starts in the index; one more entry for the end.
+    tier_starts: Vec<u64>,
+}
+
+impl Dodgem {
+    /// The game on an `n` x `n` board.
+    ///
+    /// # Errors
+    /// A size outside 2 to 8.
+    pub fn new(n: u32) -> Result<Dodgem, SizeError> {
+        if !(2..=8).contains(&n) {
+            return Err(SizeError(n));
+        }
+        let cells = (n * n) as usize;
+        let mut choose = vec![vec![0u64; cells + 1]; cells + 1];
+        for a in 0..=cells {
+            choose[a][0] = 1;
+            for b in 1..=a {
+                choose[a][b] = choose[a - 1][b - 1].saturating_add(choose[a - 1][b]);
+            }
+        }
+        let mut tiers: Vec<(u32, u32)> = (0..n).flat_map(|a| (0..n).map(move |b| (a, b))).collect();
+        tiers.sort_by_key(|&(a, b)| (std::cmp::Reverse(a + b), std::cmp::Reverse(a)));
+        let mut tier_starts = vec![0u64];
+        for &(a, b) in &tiers {
+            let size = choose[cells][a as usize]
+                .saturating_mul(choose[cells - a as usize][b as usize])
+                .saturating_mul(2);
+            let last = *tier_starts.last().unwrap_or(&0);
+            tier_starts.push(last.saturating_add(size));
+        }
+        Ok(Dodgem {
+            n,
+            choose,
+            tiers,
+            tier_starts,
+        })
+    }
+
+    /// The board's side.
+    #[must_use]
+    pub fn size(&self) -> u32 {
+        self.n
+    }
+
+    /// The starting position: the first player to move.
+    #[must_use]
+    pub fn start_position(&self) -> Cars {
+        let n = self.n;
+        Cars {
+            first: (1..n).map(|y| 1u64 << (n * y)).sum(),
+            second: (1..n).map(|x| 1u64 << x).sum(),
+            first_to_move: true,
+        }
+    }
+
+    fn square(&self, x: u32, y: u32) -> u32 {
+        x + self.n * y
+    }
+
+    /// Rank of the set `bits` (over `cells` squares, `count` of them set) among all such sets.
+    fn rank(&self, bits: u64, count: usize) -> u64 {
+        let mut rank = 0;
+        let mut k = 0;
+        let mut rest = bits;
+        while rest != 0 {
+            let p = rest.trailing_zeros() as usize;
+            k += 1;
+            rank += self.choose[p][k];
+            rest &= rest - 1;
+        }
+        debug_assert_eq!(k, count);
+        rank
+    }
+
+    /// The set of `count` squares among `cells` with this rank.
+    fn unrank(&self, mut rank: u64, count: usize, cells: usize) -> u64 {
+        let mut bits = 0;
+        let mut k = count;
+        let mut p = cells;
+        while k > 0 {
+            p -= 1;
+            if self.choose[p][k] <= rank {
+                rank -= self.choose[p][k];
+                bits |= 1 << p;
+                k -= 1;
+            }
+        }
+        bits
+    }
+
+    /// `bits` with the squares of `occupied` taken out (the squares left, renumbered).
+    fn compress(bits: u64, occupied: u64, cells: u32) -> u64 {
+        let mut out = 0;
+        let mut j = 0;
+        for p in 0..cells {
+            if occupied >> p & 1 == 1 {
+                continue;
+            }
+            if bits >> p & 1 == 1 {
+                out |= 1 << j;
+            }
+            j += 1;
+        }
+        out
+    }
+
+    /// The inverse of [`Dodgem::compress`].
+    fn expand(bits: u64, occupied: u64, cells: u32) -> u64 {
+        let mut out = 0;
+        let mut j = 0;
+        for p in 0..cells {
+            if occupied >> p & 1 == 1 {
+                continue;
+            }
+            if bits >> j & 1 == 1 {
+                out |= 1 << p;
+            }
+            j += 1;
+        }
+        out
+    }
+
+    fn tier_of(&self, first: u32, second: u32) -> usize {
+        self.tiers
+            .iter()
+            .position(|&t| t == (first, second))
+            .unwrap_or(0)
+    }
+}
+
+impl Game for Dodgem {
+    type Position = Cars;
+    type Move = Drive;
+
+    fn start(&self) -> Cars {
+        self.start_position()
+    }
+
+    fn moves(&self, cars: &Cars) -> Vec<Drive> {
+        let n = self.n;
+        let occupied = cars.first | cars.second;
+        let free = |x: u32, y: u32| occupied >> self.square(x, y) & 1 == 0;
+        let mine = if cars.first_to_move {
+            cars.first
+        } else {
+            cars.second
+        };
+        let mut moves = Vec::new();
+        let mut rest = mine;
+        while rest != 0 {
+            let from = rest.trailing_zeros();
+            rest &= rest - 1;
+            let (x, y) = (from % n, from / n);
+            let options: [(Direction, bool); 3] = if cars.first_to_move {
+                [
+                    (Direction::Right, x + 1 == n || free(x + 1, y)),
+                    (Direction::Up, y + 1 < n && free(x, y + 1)),
+                    (Direction::Down, y > 0 && free(x, y.wrapping_sub(1))),
+                ]
+            } else {
+                [
+                    (Direction::Up, y + 1 == n || free(x, y + 1)),
+                    (Direction::Left, x > 0 && free(x.wrapping_sub(1), y)),
+                    (Direction::Right, x + 1 < n && free(x + 1, y)),
+                ]
+            };
+            moves.extend(
+                options
+                    .into_iter()
+                    .filter(|&(_, ok)| ok)
+                    .map(|(to, _)| Drive { from, to }),
+            );
+        }
+        moves
+    }
+
+    fn play(&self, cars: &Cars, drive: &Drive) -> Transition<Cars> {
+        let n = self.n;
+        let (x, y) = (drive.from % n, drive.from / n);
+        let target = match drive.to {
+            Direction::Right if x + 1 < n => Some(self.square(x + 1, y)),
+            Direction::Up if y + 1 < n => Some(self.square(x, y + 1)),
+            Direction::Down => Some(self.square(x, y - 1)),
+            Direction::Left => Some(self.square(x - 1, y)),
+            _ => None, // off the board
+        };
+        let mut next = *cars;
+        let mine = if cars.first_to_move {
+            &mut next.first
+        } else {
+            &mut next.second
+        };
+        *mine &= !(1 << drive.from);
+        if let Some(t) = target {
+            *mine |= 1 << t;
+        }
+        if *mine == 0 {
+            return Transition::End(Ending::Win);
+        }
+        next.first_to_move = !cars.first_to_move;
+        Transition::to(next)
+    }
+
+    /// Left without a legal move: the opponent, who left it so, has lost.
+    fn no_moves(&self, _cars: &Cars) -> Ending {
+        Ending::Win
+    }
+}
+
+impl IndexedGame for Dodgem {
+    fn index_count(&self) -> u64 {
+        *self.tier_starts.last().unwrap_or(&0)
+    }
+
+    fn index(&self, cars: &Cars) -> u64 {
+        let cells = self.n * self.n;
+        let (a, b) = (cars.first.count_ones(), cars.second.count_ones());
+        let tier = self.tier_of(a, b);
+        let second = Dodgem::compress(cars.second, cars.first, cells);
+        let seconds = self.choose[(cells - a) as usize][b as usize];
+        let within = self.rank(cars.first, a as usize) * seconds + self.rank(second, b as usize);
+        self.tier_starts[tier] + within * 2 + u64::from(!cars.first_to_move)
+    }
+
+    fn position(&self, index: u64) -> Option<Cars> {
+        let tier = self
+            .tier_starts
+            .partition_point(|&s| s <= index)
+            .checked_sub(1)?;
+        let &(a, b) = self.tiers.get(tier)?;
+        let cells = self.n * self.n;
+        let within = index - self.tier_starts[tier];
+        let first_to_move = within % 2 == 0;
+        let seconds = self.choose[(cells - a) as usize][b as usize];
+        let (first_rank, second_rank) = (within / 2 / seconds, within / 2 % seconds);
+        let first = self.unrank(first_rank, a as usize, cells as usize);
+        let second = Dodgem::expand(
+            self.unrank(second_rank, b as usize, (cells - a) as usize),
+            first,
+            cells,
+        );
+        // A side with no cars has already won: no such position is played.
+        (a > 0 && b > 0).then_some(Cars {
+            first,
+            second,
+            first_to_move,
+        })
+    }
+
+    fn tier_count(&self) -> u64 {
+        self.tiers.len() as u64
+    }
+
+    fn tier_range(&self, tier: u64) -> Range<u64> {
+        self.tier_starts[tier as usize]..self.tier_starts[tier as usize + 1]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Options, count_reachable, solve};
+    use crate::player::Outcome;
+
+    #[test]
+    fn the_index_numbers_every_position_once() {
+        for n in [2, 3] {
+            let game = Dodgem::new(n).unwrap();
+            let mut positions = 0;
+            for index in 0..game.index_count() {
+                if let Some(cars) = game.position(index) {
+                    assert_eq!(game.index(&cars), index, "{n} x {n}");
+                    assert_eq!(cars.first & cars.second, 0);
+                    positions += 1;
+                }
+            }
+            assert!(positions > 0);
+        }
+    }
+
+    #[test]
+    fn three_by_three_is_a_first_player_win() {
+        // ../shared/reference/solved_games.md: Winning Ways gives 3 x 3 as a first-player win.
+        let game = Dodgem::new(3).unwrap();
+        let solution = solve(&game, &Options::default(), &|_| {}).unwrap();
+        let start = solution.record(game.index(&game.start_position())).unwrap();
+        assert_eq!(start.outcome(), Some(Outcome::Win));
+        let reachable = count_reachable(&game, &game.start_position(), &Options::default());
+        assert!(reachable.unwrap() > 100);
+    }
+
+    #[test]
+    fn moves_follow_the_rules() {
+        let game = Dodgem::new(3).unwrap();
+        let start = game.start_position();
+        // First player: cars at (0,1) and (0,2). (0,1) may go right or down (up is taken);
+        // (0,2) right only (down is taken, up is off the board).
+        let mut moves = game.moves(&start);
+        moves.sort_by_key(|d| (d.from, d.to as u8));
+        assert_eq!(
+            moves,
+            [
+                Drive {
+                    from: 3,
+                    to: Direction::Right
+                },
+                Drive {
+                    from: 3,
+                    to: Direction::Down
+                },
+                Drive {
+                    from: 6,
+                    to: Direction::Right
+                },
+            ]
+        );
+        // A car on the far edge leaves; the last car leaving wins.
+        let lone = Cars {
+            first: 1 << 8,
+            second: 1 << 1,
+            first_to_move: true,
+        };
+        assert_eq!(
+            game.play(
+                &lone,
+                &Drive {
+                    from: 8,
+                    to: Direction::Right
+                }
+            ),
+            Transition::End(Ending::Win)
+        );
+        assert!(Dodgem::new(1).is_err() && Dodgem::new(9).is_err());
+    }
+}
