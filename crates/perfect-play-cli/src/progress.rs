@@ -25,3 +25,19 @@ pub fn updater(bar: &ProgressBar) -> impl Fn(u64, u64) + Sync + '_ {
         bar.set_position(done);
     }
 }
+
+/// A bar counting positions solved, with their rate and the time left.
+pub fn positions_bar(quiet: bool) -> ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
+    }
+    let bar = ProgressBar::new(0);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "solving [{bar:40}] {human_pos}/{human_len} positions ({per_sec}, {elapsed}, eta {eta})",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> "),
+    );
+    bar
+}

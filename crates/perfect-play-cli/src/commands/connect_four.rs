@@ -1,13 +1,12 @@
 //! `perfect-play connect-four`: a small board solved whole by the engine, then read.
 
+use super::engine::solve_with_bar;
 use super::{Budget, CommandError};
 use crate::args::ConnectFourArgs;
 use crate::output::{Output, verdict_of};
-use crate::progress;
 use perfect_play::Outcome;
 use perfect_play::engine::{
-    self, BYTES_PER_POSITION, Checkpoint, Database, IndexedGame, Options, Record, Solution,
-    database,
+    self, BYTES_PER_POSITION, Checkpoint, Database, IndexedGame, Options, Record, database,
 };
 use perfect_play::games::connect_four::{Board, ConnectFour};
 use serde_json::json;
@@ -186,22 +185,6 @@ fn refuse_if_too_large(
         .into());
     }
     Ok(())
-}
-
-/// Solve the whole board with a bar of tiers on stderr.
-fn solve_with_bar(
-    game: &ConnectFour,
-    options: &Options,
-    checkpoint: Option<&mut Checkpoint>,
-    quiet: bool,
-) -> Result<Solution, CommandError> {
-    let bar = progress::bar("solving tiers", quiet);
-    bar.set_length(game.tier_count());
-    let solution = engine::solve_resumable(game, options, checkpoint, &|p| {
-        bar.set_position(game.tier_count() - p.tier);
-    })?;
-    bar.finish_and_clear();
-    Ok(solution)
 }
 
 /// The `database` object: where the table is and what it takes on disk.

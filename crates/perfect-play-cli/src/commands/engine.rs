@@ -310,17 +310,18 @@ fn open_database<G: Adapter>(game: &G, path: &Path) -> Result<Database, CommandE
     Ok(db)
 }
 
-/// Solve with a bar of tiers on stderr, through a checkpoint when one is given.
-fn solve_with_bar<G: Adapter>(
+/// Solve with a bar on stderr (positions in finished tiers, their rate, the time left),
+/// through a checkpoint when one is given.
+pub(super) fn solve_with_bar<G: IndexedGame + Sync>(
     game: &G,
     options: &Options,
     checkpoint: Option<&mut Checkpoint>,
     quiet: bool,
 ) -> Result<Solution, CommandError> {
-    let bar = progress::bar("solving tiers", quiet);
-    bar.set_length(game.tier_count());
+    let bar = progress::positions_bar(quiet);
+    bar.set_length(game.index_count());
     let solution = engine::solve_resumable(game, options, checkpoint, &|p| {
-        bar.set_position(game.tier_count() - p.tier);
+        bar.set_position(p.indices_solved);
     })?;
     bar.finish_and_clear();
     Ok(solution)
