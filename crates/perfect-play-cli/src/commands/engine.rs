@@ -257,6 +257,19 @@ pub fn query(args: &EngineArgs, budget: Budget, quiet: bool) -> Result<Output, C
     }
 }
 
+/// Dodgem 3 x 3 from the start, solved by the engine in memory: the tour's engine game.
+pub fn tour_example() -> Result<Output, CommandError> {
+    let args = EngineArgs {
+        game: EngineGame::Dodgem {
+            position: None,
+            size: 3,
+        },
+        db: None,
+        threads: 0,
+    };
+    query(&args, Budget::default(), true)
+}
+
 fn no_position(position: Option<&str>) -> Result<(), CommandError> {
     match position {
         Some(p) => Err(format!(

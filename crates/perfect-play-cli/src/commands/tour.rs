@@ -42,6 +42,11 @@ pub fn run() -> Result<Output, CommandError> {
             "perfect-play sum 0.77:10 grundy:12 squares:100 nim:5".into(),
             super::impartial::tour_example()?,
         ),
+        (
+            "dodgem",
+            "perfect-play query dodgem".into(),
+            super::engine::tour_example()?,
+        ),
     ];
     let mut text = String::new();
     let mut json = Map::new();
