@@ -223,6 +223,16 @@ pub enum EngineGame {
         #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(2..=8))]
         size: u32,
     },
+    /// Mu Torere (the Maori game). POSITION: the eight points around the star, then the centre
+    /// (x: the first player's pieces, o: the second's, .: the empty cell), then :x or :o for the
+    /// side to move (default x). The start is xxxxoooo.:x. A move is its two cells, points 1-8
+    /// and c for the centre: 4c, c5, 45.
+    #[command(name = "mu-torere")]
+    MuTorere {
+        /// The position (query only; default: the start).
+        #[arg(value_name = "POSITION")]
+        position: Option<String>,
+    },
 }
 
 /// Arguments of `perfect-play coins`.

@@ -166,3 +166,17 @@ fn dodgem_three_by_three_is_a_first_player_win() {
     assert!(assert_bad_input(&["query", "dodgem", "x../x../.o"]).contains("9 squares"));
     assert!(assert_bad_input(&["solve", "dodgem", "--size", "9"]).contains("9"));
 }
+
+#[test]
+fn mu_torere_is_a_draw() {
+    // ../shared/reference/solved_games.md: a draw with perfect play.
+    let v = json(&["solve", "mu-torere"]);
+    assert_eq!(
+        (&v["outcome"], &v["remoteness"]),
+        (&json!("draw"), &json!(null))
+    );
+    assert!(v["draws"].as_u64().unwrap() > 0);
+    let q = json(&["query", "mu-torere"]);
+    assert_eq!(q["moves"].as_array().unwrap().len(), 2); // 1c and 4c: only they touch an o
+    assert!(assert_bad_input(&["query", "mu-torere", "xxxxxooo."]).contains("four pieces each"));
+}

@@ -105,6 +105,8 @@ fn every_command_validates_against_its_schema() {
         ),
         ("query", &["query", "tic-tac-toe", "xxxoo...."], None),
         ("solve", &["solve", "dodgem"], None),
+        ("solve", &["solve", "mu-torere"], None),
+        ("query", &["query", "mu-torere", "xxxxoooo.:x"], None),
         ("query", &["query", "dodgem", "x../.x./.oo:o"], None),
         (
             "query",

@@ -13,6 +13,7 @@ use perfect_play::engine::{
 };
 use perfect_play::games::connect_four::{Board, ConnectFour};
 use perfect_play::games::dodgem::{Cars, Direction, Dodgem, Drive};
+use perfect_play::games::mu_torere::{self, MuTorere, Star, Step};
 use perfect_play::tic_tac_toe::{self, Cell, TicTacToe};
 use serde_json::json;
 use std::path::Path;
@@ -197,8 +198,95 @@ impl Adapter for Dodgem {
     }
 }
 
+impl Adapter for MuTorere {
+    fn name(&self) -> &'static str {
+        "mu-torere"
+    }
+    fn variant(&self) -> String {
+        "star".into()
+    }
+    fn start_position(&self) -> Star {
+        MuTorere::start_position(self)
+    }
+    fn parse_position(&self, text: &str) -> Result<Star, CommandError> {
+        let (cells, side) = match text.trim().split_once(':') {
+            Some((cells, side)) => (cells, side.trim()),
+            None => (text.trim(), "x"),
+        };
+        let first_to_move = match side {
+            "x" | "X" => true,
+            "o" | "O" => false,
+            other => {
+                return Err(format!("{other:?} after ':' is not a side: use :x or :o").into());
+            }
+        };
+        let cells: Vec<char> = cells.chars().collect();
+        if cells.len() != 9 {
+            return Err(format!(
+                "a Mu Torere position is 9 cells (points 1-8, then the centre), got {}",
+                cells.len()
+            )
+            .into());
+        }
+        let mut first = 0u16;
+        let mut empty = Vec::new();
+        let mut seconds = 0;
+        for (cell, c) in cells.into_iter().enumerate() {
+            match c {
+                'x' | 'X' => first |= 1 << cell,
+                'o' | 'O' => seconds += 1,
+                '.' | '-' | '_' => empty.push(cell as u8),
+                other => return Err(format!("{other:?} is not a cell: use x, o or .").into()),
+            }
+        }
+        if first.count_ones() != 4 || seconds != 4 || empty.len() != 1 {
+            return Err(format!(
+                "Mu Torere has four pieces each and one empty cell; got {} x, {seconds} o and {} empty",
+                first.count_ones(),
+                empty.len()
+            )
+            .into());
+        }
+        Ok(Star {
+            first,
+            empty: empty[0],
+            first_to_move,
+        })
+    }
+    fn first_to_move(&self, star: &Star) -> bool {
+        star.first_to_move
+    }
+    fn move_json(&self, step: &Step) -> serde_json::Value {
+        json!(format!(
+            "{}{}",
+            mu_torere::cell_name(step.from),
+            mu_torere::cell_name(step.to)
+        ))
+    }
+    fn picture(&self, star: &Star) -> String {
+        let mark = |cell: u8| {
+            if cell == star.empty {
+                '.'
+            } else if star.first >> cell & 1 == 1 {
+                'x'
+            } else {
+                'o'
+            }
+        };
+        let points: String = (0..8).map(mark).collect();
+        format!(
+            "  points 1-8: {points}  centre: {}\n",
+            mark(mu_torere::CENTRE)
+        )
+    }
+}
+
 pub fn solve(args: &EngineArgs, budget: Budget, quiet: bool) -> Result<Output, CommandError> {
     match &args.game {
+        EngineGame::MuTorere { position } => {
+            no_position(position.as_deref())?;
+            solve_game(&MuTorere, args, budget, quiet)
+        }
         EngineGame::Dodgem { position, size } => {
             no_position(position.as_deref())?;
             solve_game(&Dodgem::new(*size)?, args, budget, quiet)
@@ -227,6 +315,9 @@ pub fn solve(args: &EngineArgs, budget: Budget, quiet: bool) -> Result<Output, C
 
 pub fn query(args: &EngineArgs, budget: Budget, quiet: bool) -> Result<Output, CommandError> {
     match &args.game {
+        EngineGame::MuTorere { position } => {
+            query_game(&MuTorere, position.as_deref(), args, budget, quiet)
+        }
         EngineGame::Dodgem { position, size } => query_game(
             &Dodgem::new(*size)?,
             position.as_deref(),

@@ -4,3 +4,4 @@
 
 pub mod connect_four;
 pub mod dodgem;
+pub mod mu_torere;
