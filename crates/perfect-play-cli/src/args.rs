@@ -233,6 +233,18 @@ pub enum EngineGame {
         #[arg(value_name = "POSITION")]
         position: Option<String>,
     },
+    /// Quixo (GamesmanOne's rules). POSITION: the squares row by row from the top (x, o, or .
+    /// for a blank cube), rows optionally separated by /, then :x or :o for the side to move
+    /// (default x). A move is the square taken (column letter, row from the bottom) and the
+    /// end it goes back in at (L, R, T, B): a1R.
+    Quixo {
+        /// The position (query only; default: the empty board).
+        #[arg(value_name = "POSITION")]
+        position: Option<String>,
+        /// The board's side, 2 to 5.
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(2..=5))]
+        size: u32,
+    },
 }
 
 /// Arguments of `perfect-play coins`.

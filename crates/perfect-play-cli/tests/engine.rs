@@ -180,3 +180,24 @@ fn mu_torere_is_a_draw() {
     assert_eq!(q["moves"].as_array().unwrap().len(), 2); // 1c and 4c: only they touch an o
     assert!(assert_bad_input(&["query", "mu-torere", "xxxxxooo."]).contains("four pieces each"));
 }
+
+#[test]
+fn quixo_three_by_three_is_a_first_player_win_in_seven() {
+    // ../shared/reference/solved_games.md (GamesmanOne's rules): a first-player win in 7 over
+    // 32,027 reachable positions, which count the 11,770 finished boards a move ends on too.
+    let v = json(&["solve", "quixo"]);
+    assert_eq!(
+        (&v["outcome"], &v["remoteness"]),
+        (&json!("win"), &json!(7))
+    );
+    assert_eq!(v["positions"], 20_257);
+    let q = json(&["query", "quixo", "xx./oo./...:x"]);
+    assert_eq!(q["remoteness"], 1);
+    assert!(
+        q["winning_moves"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("c1T"))
+    );
+    assert!(assert_bad_input(&["query", "quixo", "xxx/oo./...:o"]).contains("line already"));
+}

@@ -106,6 +106,12 @@ fn every_command_validates_against_its_schema() {
         ("query", &["query", "tic-tac-toe", "xxxoo...."], None),
         ("solve", &["solve", "dodgem"], None),
         ("solve", &["solve", "mu-torere"], None),
+        ("solve", &["solve", "quixo"], None),
+        (
+            "query",
+            &["query", "quixo", "x../o../...:x", "--size", "3"],
+            None,
+        ),
         ("query", &["query", "mu-torere", "xxxxoooo.:x"], None),
         ("query", &["query", "dodgem", "x../.x./.oo:o"], None),
         (

@@ -14,6 +14,7 @@ use perfect_play::engine::{
 use perfect_play::games::connect_four::{Board, ConnectFour};
 use perfect_play::games::dodgem::{Cars, Direction, Dodgem, Drive};
 use perfect_play::games::mu_torere::{self, MuTorere, Star, Step};
+use perfect_play::games::quixo::{self, Cubes, Push, Quixo};
 use perfect_play::tic_tac_toe::{self, Cell, TicTacToe};
 use serde_json::json;
 use std::path::Path;
@@ -281,8 +282,100 @@ impl Adapter for MuTorere {
     }
 }
 
+impl Adapter for Quixo {
+    fn name(&self) -> &'static str {
+        "quixo"
+    }
+    fn variant(&self) -> String {
+        format!("{0}x{0}", self.size())
+    }
+    fn start_position(&self) -> Cubes {
+        Quixo::start_position(self)
+    }
+    fn parse_position(&self, text: &str) -> Result<Cubes, CommandError> {
+        let n = self.size();
+        let (board, side) = match text.trim().split_once(':') {
+            Some((board, side)) => (board, side.trim()),
+            None => (text.trim(), "x"),
+        };
+        let x_to_move = match side {
+            "x" | "X" => true,
+            "o" | "O" => false,
+            other => {
+                return Err(format!("{other:?} after ':' is not a side: use :x or :o").into());
+            }
+        };
+        let squares: Vec<char> = board.chars().filter(|&c| c != '/').collect();
+        if squares.len() != (n * n) as usize {
+            return Err(format!(
+                "a {n} x {n} Quixo board has {} squares, got {} (rows from the top: x, o or .)",
+                n * n,
+                squares.len()
+            )
+            .into());
+        }
+        let mut cubes = Cubes {
+            x: 0,
+            o: 0,
+            x_to_move,
+        };
+        for (square, c) in squares.into_iter().enumerate() {
+            match c {
+                'x' | 'X' => cubes.x |= 1 << square,
+                'o' | 'O' => cubes.o |= 1 << square,
+                '.' | '-' | '_' => {}
+                other => return Err(format!("{other:?} is not a cube: use x, o or .").into()),
+            }
+        }
+        if self.has_line(cubes.x) || self.has_line(cubes.o) {
+            return Err("the board has a line already: the game is over".into());
+        }
+        Ok(cubes)
+    }
+    fn first_to_move(&self, cubes: &Cubes) -> bool {
+        cubes.x_to_move
+    }
+    fn move_json(&self, push: &Push) -> serde_json::Value {
+        let n = self.size();
+        let (row, col) = (push.from / n, push.from % n);
+        let end = match push.end {
+            quixo::End::Left => 'L',
+            quixo::End::Right => 'R',
+            quixo::End::Top => 'T',
+            quixo::End::Bottom => 'B',
+        };
+        json!(format!("{}{}{end}", char::from(b'a' + col as u8), n - row))
+    }
+    fn picture(&self, cubes: &Cubes) -> String {
+        let n = self.size();
+        let mut text = String::new();
+        for row in 0..n {
+            text.push_str(&format!("  {} ", n - row));
+            for col in 0..n {
+                let bit = 1u32 << (col + n * row);
+                text.push(if cubes.x & bit != 0 {
+                    'x'
+                } else if cubes.o & bit != 0 {
+                    'o'
+                } else {
+                    '.'
+                });
+            }
+            text.push('\n');
+        }
+        text.push_str("    ");
+        text.extend((0..n).map(|c| char::from(b'a' + c as u8)));
+        text.push('\n');
+        text
+    }
+}
+
 pub fn solve(args: &EngineArgs, budget: Budget, quiet: bool) -> Result<Output, CommandError> {
     match &args.game {
+        EngineGame::Quixo { position, size } => {
+            no_position(position.as_deref())?;
+            solve_game(&Quixo::new(*size)?, args, budget, quiet)
+        }
         EngineGame::MuTorere { position } => {
             no_position(position.as_deref())?;
             solve_game(&MuTorere, args, budget, quiet)
@@ -315,6 +408,13 @@ pub fn solve(args: &EngineArgs, budget: Budget, quiet: bool) -> Result<Output, C
 
 pub fn query(args: &EngineArgs, budget: Budget, quiet: bool) -> Result<Output, CommandError> {
     match &args.game {
+        EngineGame::Quixo { position, size } => query_game(
+            &Quixo::new(*size)?,
+            position.as_deref(),
+            args,
+            budget,
+            quiet,
+        ),
         EngineGame::MuTorere { position } => {
             query_game(&MuTorere, position.as_deref(), args, budget, quiet)
         }

@@ -1,0 +1,370 @@
+//! Quixo on an `n` x `n` board. A move takes a border cube that is blank or shows the mover's
+//! mark, turns it to the mover's mark, and pushes it back in at an end of its row or column
+//! other than the square it came from, sliding that line. A line of the mover's marks (a row,
+//! column or diagonal) wins; a move that makes a line of the opponent's marks loses, even if it
+//! makes the mover's too. GamesmanOne's rules, so its figures compare.
+//!
+//! Blanks only ever become marks, so the engine's tiers are the number of marked cubes (a move
+//! on a blank leads to the next tier, a move on one's own cube stays in the tier: loops).
+//! Within a tier a position is the set of marked squares (ranked), which of them are X (their
+//! bits in square order), and the side to move. Boards with a line are holes: the move that
+//! makes one ends the game.
+
+use crate::engine::IndexedGame;
+use crate::game::{Ending, Game, Transition};
+use std::ops::Range;
+use thiserror::Error;
+
+/// A board size Quixo is not played on here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+#[error("Quixo is played here on boards of 2 x 2 up to 5 x 5, not {0} x {0}")]
+pub struct SizeError(pub u32);
+
+/// A position: X's and O's squares (square `col + n * row`, row 0 at the top) and the side to
+/// move (X moves first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Cubes {
+    /// Squares showing X.
+    pub x: u32,
+    /// Squares showing O.
+    pub o: u32,
+    /// Whether X is to move.
+    pub x_to_move: bool,
+}
+
+/// A move: the border square taken, and the end of its row or column it is pushed in at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Push {
+    /// The square taken.
+    pub from: u32,
+    /// Where it goes back in.
+    pub end: End,
+}
+
+/// An end of a row or column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum End {
+    /// The left end of the cube's row.
+    Left,
+    /// The right end of its row.
+    Right,
+    /// The top of its column.
+    Top,
+    /// The bottom of its column.
+    Bottom,
+}
+
+/// Quixo on one board size.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Quixo {
+    n: u32,
+    choose: Vec<Vec<u64>>,
+    lines: Vec<u32>,
+    /// Where the tier of each number of marked cubes starts; one more entry for the end.
+    tier_starts: Vec<u64>,
+}
+
+impl Quixo {
+    /// The game on an `n` x `n` board.
+    ///
+    /// # Errors
+    /// A size outside 2 to 5.
+    pub fn new(n: u32) -> Result<Quixo, SizeError> {
+        if !(2..=5).contains(&n) {
+            return Err(SizeError(n));
+        }
+        let cells = (n * n) as usize;
+        let mut choose = vec![vec![0u64; cells + 1]; cells + 1];
+        for a in 0..=cells {
+            choose[a][0] = 1;
+            for b in 1..=a {
+                choose[a][b] = choose[a - 1][b - 1] + choose[a - 1][b];
+            }
+        }
+        let mut lines = Vec::new();
+        for i in 0..n {
+            lines.push((0..n).map(|j| 1u32 << (j + n * i)).sum()); // row i
+            lines.push((0..n).map(|j| 1u32 << (i + n * j)).sum()); // column i
+        }
+        lines.push((0..n).map(|j| 1u32 << (j + n * j)).sum());
+        lines.push((0..n).map(|j| 1u32 << (n - 1 - j + n * j)).sum());
+        let mut tier_starts = vec![0u64];
+        for k in 0..=cells {
+            let size = choose[cells][k] << k << 1;
+            tier_starts.push(tier_starts[k] + size);
+        }
+        Ok(Quixo {
+            n,
+            choose,
+            lines,
+            tier_starts,
+        })
+    }
+
+    /// The board's side.
+    #[must_use]
+    pub fn size(&self) -> u32 {
+        self.n
+    }
+
+    /// The empty board, X to move.
+    #[must_use]
+    pub fn start_position(&self) -> Cubes {
+        Cubes {
+            x: 0,
+            o: 0,
+            x_to_move: true,
+        }
+    }
+
+    /// Whether `marks` hold a line.
+    #[must_use]
+    pub fn has_line(&self, marks: u32) -> bool {
+        self.lines.iter().any(|&line| marks & line == line)
+    }
+
+    /// Slide the squares of one line: the cube taken from `from` goes in at `to`, the cubes
+    /// between move one step toward `from`.
+    fn slide(&self, board: u32, from: u32, to: u32, step: i32, cube: bool) -> u32 {
+        let mut out = board & !(1 << from);
+        // Walking from `from` toward `to` (by `step`), each square takes the cube beyond it.
+        let mut square = from as i32;
+        while square != to as i32 {
+            let next = square + step;
+            if board >> next & 1 == 1 {
+                out |= 1 << square;
+            } else {
+                out &= !(1 << square);
+            }
+            square = next;
+        }
+        if cube {
+            out | 1 << to
+        } else {
+            out & !(1 << to)
+        }
+    }
+}
+
+impl Game for Quixo {
+    type Position = Cubes;
+    type Move = Push;
+
+    fn start(&self) -> Cubes {
+        self.start_position()
+    }
+
+    fn moves(&self, cubes: &Cubes) -> Vec<Push> {
+        let n = self.n;
+        let theirs = if cubes.x_to_move { cubes.o } else { cubes.x };
+        let mut moves = Vec::new();
+        for from in 0..n * n {
+            let (row, col) = (from / n, from % n);
+            let border = row == 0 || col == 0 || row == n - 1 || col == n - 1;
+            if !border || theirs >> from & 1 == 1 {
+                continue;
+            }
+            for (end, allowed) in [
+                (End::Left, col != 0),
+                (End::Right, col != n - 1),
+                (End::Top, row != 0),
+                (End::Bottom, row != n - 1),
+            ] {
+                if allowed {
+                    moves.push(Push { from, end });
+                }
+            }
+        }
+        moves
+    }
+
+    fn play(&self, cubes: &Cubes, push: &Push) -> Transition<Cubes> {
+        let next = self.push(cubes, push);
+        let (mine, theirs) = if cubes.x_to_move {
+            (next.x, next.o)
+        } else {
+            (next.o, next.x)
+        };
+        if self.has_line(theirs) {
+            return Transition::End(Ending::Loss);
+        }
+        if self.has_line(mine) {
+            return Transition::End(Ending::Win);
+        }
+        Transition::to(next)
+    }
+}
+
+impl Quixo {
+    /// The board after `push`, the other side to move (whether or not it made a line).
+    #[must_use]
+    pub fn push(&self, cubes: &Cubes, push: &Push) -> Cubes {
+        let n = self.n;
+        let (row, col) = (push.from / n, push.from % n);
+        let (to, step) = match push.end {
+            End::Left => (row * n, -1),
+            End::Right => (row * n + n - 1, 1),
+            End::Top => (col, -(n as i32)),
+            End::Bottom => ((n - 1) * n + col, n as i32),
+        };
+        Cubes {
+            x: self.slide(cubes.x, push.from, to, step, cubes.x_to_move),
+            o: self.slide(cubes.o, push.from, to, step, !cubes.x_to_move),
+            x_to_move: !cubes.x_to_move,
+        }
+    }
+}
+
+impl IndexedGame for Quixo {
+    fn index_count(&self) -> u64 {
+        *self.tier_starts.last().unwrap_or(&0)
+    }
+
+    fn index(&self, cubes: &Cubes) -> u64 {
+        let marked = cubes.x | cubes.o;
+        let k = marked.count_ones() as usize;
+        let mut rank = 0;
+        let mut chosen = 0;
+        let mut x_bits = 0u64;
+        let mut rest = marked;
+        while rest != 0 {
+            let square = rest.trailing_zeros();
+            rest &= rest - 1;
+            if cubes.x >> square & 1 == 1 {
+                x_bits |= 1 << chosen;
+            }
+            chosen += 1;
+            rank += self.choose[square as usize][chosen];
+        }
+        self.tier_starts[k] + ((rank << k | x_bits) << 1) + u64::from(!cubes.x_to_move)
+    }
+
+    fn position(&self, index: u64) -> Option<Cubes> {
+        let k = self
+            .tier_starts
+            .partition_point(|&s| s <= index)
+            .checked_sub(1)?;
+        if k + 1 >= self.tier_starts.len() {
+            return None;
+        }
+        let within = index - self.tier_starts[k];
+        let x_to_move = within & 1 == 0;
+        let x_bits = (within >> 1) & ((1u64 << k) - 1);
+        let mut rank = within >> 1 >> k;
+        let mut squares = Vec::with_capacity(k);
+        let mut left = k;
+        let mut p = (self.n * self.n) as usize;
+        while left > 0 {
+            p -= 1;
+            if self.choose[p][left] <= rank {
+                rank -= self.choose[p][left];
+                squares.push(p as u32);
+                left -= 1;
+            }
+        }
+        squares.reverse();
+        let (mut x, mut o) = (0u32, 0u32);
+        for (i, &square) in squares.iter().enumerate() {
+            if x_bits >> i & 1 == 1 {
+                x |= 1 << square;
+            } else {
+                o |= 1 << square;
+            }
+        }
+        (!self.has_line(x) && !self.has_line(o)).then_some(Cubes { x, o, x_to_move })
+    }
+
+    fn tier_count(&self) -> u64 {
+        self.tier_starts.len() as u64 - 1
+    }
+
+    fn tier_range(&self, tier: u64) -> Range<u64> {
+        self.tier_starts[tier as usize]..self.tier_starts[tier as usize + 1]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Options, count_reachable, solve};
+    use crate::player::Outcome;
+
+    #[test]
+    fn the_index_numbers_every_board_once() {
+        let game = Quixo::new(3).unwrap();
+        for index in 0..game.index_count() {
+            if let Some(cubes) = game.position(index) {
+                assert_eq!(cubes.x & cubes.o, 0);
+                assert_eq!(game.index(&cubes), index);
+            }
+        }
+    }
+
+    #[test]
+    fn a_push_slides_the_line() {
+        let game = Quixo::new(3).unwrap();
+        // X takes the blank top-right corner (square 2) and pushes it in at the left end of
+        // the top row: X at square 0 and O's cube at square 0 moves to square 1.
+        let cubes = Cubes {
+            x: 0,
+            o: 1,
+            x_to_move: true,
+        };
+        let next = game.play(
+            &cubes,
+            &Push {
+                from: 2,
+                end: End::Left,
+            },
+        );
+        assert_eq!(
+            next,
+            Transition::to(Cubes {
+                x: 1,
+                o: 2,
+                x_to_move: false
+            })
+        );
+        // A corner has two pushes, an edge square three, the centre none.
+        let moves = game.moves(&game.start_position());
+        assert_eq!(moves.len(), 4 * 2 + 4 * 3);
+    }
+
+    #[test]
+    fn three_by_three_is_a_first_player_win_in_seven() {
+        // ../shared/reference/solved_games.md (GamesmanOne's rules): 32,027 reachable
+        // positions, the first player wins in 7.
+        let game = Quixo::new(3).unwrap();
+        let options = Options::default();
+        let solution = solve(&game, &options, &|_| {}).unwrap();
+        let start = solution.record(game.index(&game.start_position())).unwrap();
+        assert_eq!(
+            (start.outcome(), start.remoteness()),
+            (Some(Outcome::Win), Some(7))
+        );
+        // GamesmanOne counts the finished boards too (a line made ends the game here, before a
+        // position): 20,257 positions to move from, and 11,770 boards a move ends on.
+        let reachable = count_reachable(&game, &game.start_position(), &options).unwrap();
+        let mut seen = std::collections::HashSet::new();
+        let mut stack = vec![game.start_position()];
+        let mut finished = std::collections::HashSet::new();
+        seen.insert(game.start_position());
+        while let Some(cubes) = stack.pop() {
+            for push in game.moves(&cubes) {
+                let next = game.push(&cubes, &push);
+                match game.play(&cubes, &push) {
+                    Transition::End(_) => {
+                        finished.insert(next);
+                    }
+                    Transition::Continue { .. } => {
+                        if seen.insert(next) {
+                            stack.push(next);
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(seen.len() as u64, reachable);
+        assert_eq!(reachable + finished.len() as u64, 32_027);
+    }
+}
