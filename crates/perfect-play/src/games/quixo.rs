@@ -120,7 +120,7 @@ impl Quixo {
     /// Whether `marks` hold a line.
     #[must_use]
     pub fn has_line(&self, marks: u32) -> bool {
-        self.lines.iter().any(|&line| marks & line == line)
+        self.lines.iter().any(|&line| (marks & line) ^ line == 0)
     }
 
     /// Slide the squares of one line: the cube taken from `from` goes in at `to`, the cubes
