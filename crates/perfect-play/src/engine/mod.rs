@@ -7,10 +7,11 @@
 //! tier solver does for loopy tiers, with no predecessor lists and no recursion:
 //!
 //! 1. Pass 0 marks the positions without moves (the game's [`Game::no_moves`] ending).
-//! 2. Pass `k` decides, among the positions still open, a win in `r + 1` when some move
-//!    reaches a loss decided with remoteness `r <= k - 1` (the smallest such `r`: every loss
-//!    that near is already decided), and, once every move's result is known and none is a
-//!    loss for the opponent, a tie (one more than the nearest tie) or else a loss (one more
+//! 2. Pass `k` decides, among the positions still open, a win in `r + 1` through the nearest
+//!    loss `r` among the moves' known results, once that is sure to be the nearest (no move
+//!    is still open, or `r < k`: every loss of the tier nearer than `k` is decided by pass
+//!    `k`); and, once every move's result is known and none is a loss for the opponent, a tie
+//!    (one more than the nearest tie), a draw (some move draws), or else a loss (one more
 //!    than the farthest win). The passes write in place and in parallel: a record, once
 //!    written, is final, so a pass may use what another thread wrote during it.
 //! 3. When a pass decides nothing and waited for nothing, the positions still open are those
