@@ -20,7 +20,7 @@ use thiserror::Error;
 /// Longest piece of the offending text an error message repeats.
 const SHOWN: usize = 40;
 
-/// `text` cut to [`SHOWN`] characters, with an ellipsis when cut.
+/// `text` cut to 40 characters, with an ellipsis when cut.
 #[must_use]
 pub fn shorten(text: &str) -> String {
     if text.chars().count() <= SHOWN {

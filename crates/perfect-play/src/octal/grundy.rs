@@ -307,7 +307,7 @@ impl RareCommon {
     }
 
     /// The rare/common split where it pays, the naive loop where it does not: the options the
-    /// split examines (weighted by their measured cost, [`RARE_STEP_COST`]) are compared with
+    /// split examines (weighted by their measured cost, 5:2) are compared with
     /// those the naive loop would examine for the same heaps, and the split is dropped while
     /// it costs more (when most values are rare, say); it is tried again each time the heap
     /// doubles. The values are the same either way.
