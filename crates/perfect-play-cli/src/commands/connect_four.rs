@@ -1,19 +1,16 @@
 //! `perfect-play connect-four`: a small board solved whole by the engine, then read.
 
-use super::engine::solve_with_bar;
+use super::engine::{
+    describe, no_files_under_small_budget, open_database, read_database, refuse_if_too_large,
+    solve_into_database, solve_with_bar,
+};
 use super::{Budget, CommandError};
 use crate::args::ConnectFourArgs;
 use crate::output::{Output, verdict_of};
 use perfect_play::Outcome;
-use perfect_play::engine::{
-    self, BYTES_PER_POSITION, Checkpoint, Database, IndexedGame, Options, Record, database,
-};
+use perfect_play::engine::{self, BYTES_PER_POSITION, IndexedGame, Options};
 use perfect_play::games::connect_four::{Board, ConnectFour};
 use serde_json::json;
-
-/// Positions the engine solves a second on one core, measured on 5 x 4 (1.4 million): the
-/// estimate shown before a long solve.
-pub(super) const POSITIONS_PER_SECOND: f64 = 1.4e6;
 
 pub fn run(args: &ConnectFourArgs, budget: Budget, quiet: bool) -> Result<Output, CommandError> {
     let game = ConnectFour::new(args.width, args.height)?;
@@ -24,15 +21,11 @@ pub fn run(args: &ConnectFourArgs, budget: Budget, quiet: bool) -> Result<Output
             args.moves, args.width, args.height
         )
     })?;
-    if budget.small && args.db.is_some() {
-        // The fuzz targets run with the small budget: they must not write files.
-        return Err("--db is not available under the small budget".into());
-    }
+    no_files_under_small_budget(budget, args.db.as_deref())?;
     let limit = budget.memory(2 << 30);
-    let variant = format!("{}x{}", args.width, args.height);
     let existing = args.db.as_ref().filter(|p| p.exists());
     if existing.is_none() {
-        refuse_if_too_large(&game, args, limit)?;
+        refuse_if_too_large(&game, limit)?;
     }
     let options = Options {
         memory_limit: limit,
@@ -40,47 +33,13 @@ pub fn run(args: &ConnectFourArgs, budget: Budget, quiet: bool) -> Result<Output
     };
     let (read, positions, passes, database) = match (&args.db, existing) {
         (_, Some(path)) => {
-            let mut db = Database::open(path, false)?;
-            let h = &db.header;
-            if h.game != "connect-four" || h.variant != variant || h.indices != game.index_count() {
-                return Err(format!(
-                    "{} holds {} {}, not connect-four {variant}",
-                    path.display(),
-                    h.game,
-                    h.variant
-                )
-                .into());
-            }
-            let positions = db.header.positions;
-            let bytes = db.bytes;
-            let mut failure = None;
-            let read = engine::analyse_by(
-                &game,
-                &mut |i| db.record(i).map_err(|e| failure = Some(e)).ok(),
-                &board,
-            );
-            if let Some(e) = failure {
-                return Err(e.into());
-            }
-            let read = read.ok_or("the position is not in the database")?;
-            let json = database_json(path, bytes, positions, true, false, 0);
-            (read, positions, 0, Some(json))
+            let mut db = open_database(&game, path)?;
+            let read = read_database(&game, &mut db, &board)?;
+            let json = database_json(path, db.bytes, db.header.positions, true, false, 0);
+            (read, db.header.positions, 0, Some(json))
         }
         (Some(path), None) => {
-            let mut partial = path.clone().into_os_string();
-            partial.push(".partial");
-            let partial = std::path::PathBuf::from(partial);
-            let mut checkpoint = Checkpoint::open(&partial, &format!("connect-four {variant}"))?;
-            let solution = solve_with_bar(&game, &options, Some(&mut checkpoint), quiet)?;
-            let header = database::Header {
-                game: "connect-four".into(),
-                variant: variant.clone(),
-                indices: game.index_count(),
-                positions: solution.positions,
-                block_records: database::BLOCK_RECORDS,
-            };
-            let bytes = database::write(path, &header, solution.records())?;
-            checkpoint.remove()?;
+            let (solution, bytes) = solve_into_database(&game, path, &options, quiet)?;
             let read = engine::analyse(&game, &solution, &board)
                 .ok_or("the position is not in the solved table")?;
             let json = database_json(
@@ -165,28 +124,6 @@ pub fn run(args: &ConnectFourArgs, budget: Budget, quiet: bool) -> Result<Output
     Ok(Output { text, json })
 }
 
-/// Refuse a board whose table passes the memory limit, with its size and time.
-fn refuse_if_too_large(
-    game: &ConnectFour,
-    args: &ConnectFourArgs,
-    limit: u64,
-) -> Result<(), CommandError> {
-    let needed = game.index_count().saturating_mul(BYTES_PER_POSITION);
-    if needed > limit {
-        return Err(format!(
-            "a {} x {} board has {} positions to solve, {} at {BYTES_PER_POSITION} bytes each (about {} on one core), above the memory limit of {}; raise --memory-limit or choose a smaller board (4 x 4 up to 6 x 4, 5 x 5, 4 x 6, 4 x 7 fit a few GiB)",
-            args.width,
-            args.height,
-            game.index_count(),
-            perfect_play::parse::human_size(needed),
-            rough_duration(game.index_count() as f64 / POSITIONS_PER_SECOND),
-            perfect_play::parse::human_size(limit),
-        )
-        .into());
-    }
-    Ok(())
-}
-
 /// The `database` object: where the table is and what it takes on disk.
 fn database_json(
     path: &std::path::Path,
@@ -211,22 +148,6 @@ fn database_json(
     })
 }
 
-/// "40 s", "3 min", "5 h", "12 days", "80 years".
-pub(super) fn rough_duration(seconds: f64) -> String {
-    const UNITS: [(f64, &str); 5] = [
-        (365.25 * 86400.0, "years"),
-        (86400.0, "days"),
-        (3600.0, "h"),
-        (60.0, "min"),
-        (1.0, "s"),
-    ];
-    let (size, name) = UNITS
-        .into_iter()
-        .find(|&(size, _)| seconds >= 2.0 * size)
-        .unwrap_or((1.0, "s"));
-    format!("{:.0} {name}", (seconds / size).max(1.0))
-}
-
 /// Columns as digits (`2233`) or a comma list (`10,11`), 1-based.
 pub(super) fn parse_moves(text: &str) -> Result<Vec<u32>, CommandError> {
     let text = text.trim();
@@ -246,14 +167,6 @@ pub(super) fn parse_moves(text: &str) -> Result<Vec<u32>, CommandError> {
             })
         })
         .collect()
-}
-
-/// What a move is worth to its maker, in words.
-fn describe(record: Record) -> String {
-    verdict_of(
-        record.outcome().unwrap_or(Outcome::Draw),
-        record.remoteness().map(u64::from),
-    )
 }
 
 /// The board, top row first: x for the first player, o for the second.
