@@ -8,6 +8,7 @@
 //! then by which of the discs are the first player's (ranked among the ways to choose them).
 //! Positions with four in a row already are holes: the move that makes a line ends the game.
 
+use super::subsets::Binomials;
 use crate::engine::IndexedGame;
 use crate::game::{Ending, Game, Transition};
 use std::ops::Range;
@@ -44,8 +45,7 @@ pub struct ConnectFour {
     height: u32,
     /// `ways[w][t]`: height vectors of `w` columns holding `t` discs.
     ways: Vec<Vec<u64>>,
-    /// `choose[n][k]`.
-    choose: Vec<Vec<u64>>,
+    choose: Binomials,
     /// Where each tier (number of discs) starts in the index; one more entry for the end.
     tier_starts: Vec<u64>,
 }
@@ -60,13 +60,7 @@ impl ConnectFour {
             return Err(SizeError::Unsupported { width, height });
         }
         let cells = (width * height) as usize;
-        let mut choose = vec![vec![0u64; cells + 1]; cells + 1];
-        for n in 0..=cells {
-            choose[n][0] = 1;
-            for k in 1..=n {
-                choose[n][k] = choose[n - 1][k - 1].saturating_add(choose[n - 1][k]);
-            }
-        }
+        let choose = Binomials::new(cells);
         let mut ways = vec![vec![0u64; cells + 1]; width as usize + 1];
         ways[0][0] = 1;
         for w in 1..=width as usize {
@@ -77,8 +71,8 @@ impl ConnectFour {
             }
         }
         let mut tier_starts = vec![0u64];
-        for t in 0..=cells {
-            let size = ways[width as usize][t].saturating_mul(choose[t][first_discs(t)]);
+        for (t, &heights) in ways[width as usize].iter().enumerate() {
+            let size = heights.saturating_mul(choose.choose(t, first_discs(t)));
             let last = *tier_starts.last().unwrap_or(&0);
             tier_starts.push(last.saturating_add(size));
         }
@@ -241,23 +235,22 @@ impl IndexedGame for ConnectFour {
             }
             rest -= h as usize;
         }
-        // The discs in order (column by column, bottom up); the first player's positions
-        // ranked in the combinatorial number system.
-        let mut color_rank = 0u64;
-        let mut order = 0usize;
-        let mut chosen = 0usize;
+        // The discs in order (column by column, bottom up): the set of the first player's
+        // among them, ranked.
+        let mut first_orders = 0u64;
+        let mut order = 0;
         for (c, &h) in heights.iter().enumerate() {
             for row in 0..h {
                 let bit = 1u64 << (c as u32 * self.column_bits() + row);
                 if board.first & bit != 0 {
-                    chosen += 1;
-                    color_rank += self.choose[order][chosen];
+                    first_orders |= 1 << order;
                 }
                 order += 1;
             }
         }
+        let color_rank = self.choose.rank(first_orders);
         let t = t as usize;
-        self.tier_starts[t] + height_rank * self.choose[t][first_discs(t)] + color_rank
+        self.tier_starts[t] + height_rank * self.choose.choose(t, first_discs(t)) + color_rank
     }
 
     fn position(&self, index: u64) -> Option<Board> {
@@ -269,8 +262,8 @@ impl IndexedGame for ConnectFour {
             return None;
         }
         let within = index - self.tier_starts[t];
-        let colorings = self.choose[t][first_discs(t)];
-        let (mut height_rank, mut color_rank) = (within / colorings, within % colorings);
+        let colorings = self.choose.choose(t, first_discs(t));
+        let (mut height_rank, color_rank) = (within / colorings, within % colorings);
         let mut heights = Vec::with_capacity(self.width as usize);
         let mut rest = t;
         for i in 0..self.width as usize {
@@ -287,25 +280,14 @@ impl IndexedGame for ConnectFour {
             heights.push(h as u32);
             rest -= h;
         }
-        // Unrank the first player's discs: the largest order whose binomial fits, downward.
-        let mut first_orders = vec![false; t];
-        let mut k = first_discs(t);
-        let mut order = t;
-        while k > 0 {
-            order -= 1;
-            if self.choose[order][k] <= color_rank {
-                color_rank -= self.choose[order][k];
-                first_orders[order] = true;
-                k -= 1;
-            }
-        }
+        let first_orders = self.choose.unrank(color_rank, first_discs(t), t);
         let mut board = self.empty();
         let mut order = 0;
         for (c, &h) in heights.iter().enumerate() {
             for row in 0..h {
                 let bit = 1u64 << (c as u32 * self.column_bits() + row);
                 board.mask |= bit;
-                if first_orders[order] {
+                if first_orders >> order & 1 == 1 {
                     board.first |= bit;
                 }
                 order += 1;

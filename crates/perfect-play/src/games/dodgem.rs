@@ -13,6 +13,7 @@
 //! is the set of squares of the first player's cars (ranked among all such sets), the set of
 //! squares of the second player's among the squares left, and the side to move.
 
+use super::subsets::Binomials;
 use crate::engine::IndexedGame;
 use crate::game::{Ending, Game, Transition};
 use std::ops::Range;
@@ -61,8 +62,7 @@ pub enum Direction {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Dodgem {
     n: u32,
-    /// `choose[a][b]`.
-    choose: Vec<Vec<u64>>,
+    choose: Binomials,
     /// The tiers in order, as car counts (first, second), most cars first.
     tiers: Vec<(u32, u32)>,
     /// Where each tier starts in the index; one more entry for the end.
@@ -79,19 +79,14 @@ impl Dodgem {
             return Err(SizeError(n));
         }
         let cells = (n * n) as usize;
-        let mut choose = vec![vec![0u64; cells + 1]; cells + 1];
-        for a in 0..=cells {
-            choose[a][0] = 1;
-            for b in 1..=a {
-                choose[a][b] = choose[a - 1][b - 1].saturating_add(choose[a - 1][b]);
-            }
-        }
+        let choose = Binomials::new(cells);
         let mut tiers: Vec<(u32, u32)> = (0..n).flat_map(|a| (0..n).map(move |b| (a, b))).collect();
         tiers.sort_by_key(|&(a, b)| (std::cmp::Reverse(a + b), std::cmp::Reverse(a)));
         let mut tier_starts = vec![0u64];
         for &(a, b) in &tiers {
-            let size = choose[cells][a as usize]
-                .saturating_mul(choose[cells - a as usize][b as usize])
+            let size = choose
+                .choose(cells, a as usize)
+                .saturating_mul(choose.choose(cells - a as usize, b as usize))
                 .saturating_mul(2);
             let last = *tier_starts.last().unwrap_or(&0);
             tier_starts.push(last.saturating_add(size));
@@ -123,37 +118,6 @@ impl Dodgem {
 
     fn square(&self, x: u32, y: u32) -> u32 {
         x + self.n * y
-    }
-
-    /// Rank of the set `bits` (over `cells` squares, `count` of them set) among all such sets.
-    fn rank(&self, bits: u64, count: usize) -> u64 {
-        let mut rank = 0;
-        let mut k = 0;
-        let mut rest = bits;
-        while rest != 0 {
-            let p = rest.trailing_zeros() as usize;
-            k += 1;
-            rank += self.choose[p][k];
-            rest &= rest - 1;
-        }
-        debug_assert_eq!(k, count);
-        rank
-    }
-
-    /// The set of `count` squares among `cells` with this rank.
-    fn unrank(&self, mut rank: u64, count: usize, cells: usize) -> u64 {
-        let mut bits = 0;
-        let mut k = count;
-        let mut p = cells;
-        while k > 0 {
-            p -= 1;
-            if self.choose[p][k] <= rank {
-                rank -= self.choose[p][k];
-                bits |= 1 << p;
-                k -= 1;
-            }
-        }
-        bits
     }
 
     /// `bits` with the squares of `occupied` taken out (the squares left, renumbered).
@@ -285,8 +249,8 @@ impl IndexedGame for Dodgem {
         let (a, b) = (cars.first.count_ones(), cars.second.count_ones());
         let tier = self.tier_of(a, b);
         let second = Dodgem::compress(cars.second, cars.first, cells);
-        let seconds = self.choose[(cells - a) as usize][b as usize];
-        let within = self.rank(cars.first, a as usize) * seconds + self.rank(second, b as usize);
+        let seconds = self.choose.choose((cells - a) as usize, b as usize);
+        let within = self.choose.rank(cars.first) * seconds + self.choose.rank(second);
         self.tier_starts[tier] + within * 2 + u64::from(!cars.first_to_move)
     }
 
@@ -299,11 +263,12 @@ impl IndexedGame for Dodgem {
         let cells = self.n * self.n;
         let within = index - self.tier_starts[tier];
         let first_to_move = within % 2 == 0;
-        let seconds = self.choose[(cells - a) as usize][b as usize];
+        let seconds = self.choose.choose((cells - a) as usize, b as usize);
         let (first_rank, second_rank) = (within / 2 / seconds, within / 2 % seconds);
-        let first = self.unrank(first_rank, a as usize, cells as usize);
+        let first = self.choose.unrank(first_rank, a as usize, cells as usize);
         let second = Dodgem::expand(
-            self.unrank(second_rank, b as usize, (cells - a) as usize),
+            self.choose
+                .unrank(second_rank, b as usize, (cells - a) as usize),
             first,
             cells,
         );

@@ -6,3 +6,4 @@ pub mod connect_four;
 pub mod dodgem;
 pub mod mu_torere;
 pub mod quixo;
+mod subsets;

@@ -10,6 +10,7 @@
 //! bits in square order), and the side to move. Boards with a line are holes: the move that
 //! makes one ends the game.
 
+use super::subsets::Binomials;
 use crate::engine::IndexedGame;
 use crate::game::{Ending, Game, Transition};
 use std::ops::Range;
@@ -58,7 +59,7 @@ pub enum End {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Quixo {
     n: u32,
-    choose: Vec<Vec<u64>>,
+    choose: Binomials,
     lines: Vec<u32>,
     /// Where the tier of each number of marked cubes starts; one more entry for the end.
     tier_starts: Vec<u64>,
@@ -74,13 +75,7 @@ impl Quixo {
             return Err(SizeError(n));
         }
         let cells = (n * n) as usize;
-        let mut choose = vec![vec![0u64; cells + 1]; cells + 1];
-        for a in 0..=cells {
-            choose[a][0] = 1;
-            for b in 1..=a {
-                choose[a][b] = choose[a - 1][b - 1] + choose[a - 1][b];
-            }
-        }
+        let choose = Binomials::new(cells);
         let mut lines = Vec::new();
         for i in 0..n {
             lines.push((0..n).map(|j| 1u32 << (j + n * i)).sum()); // row i
@@ -90,7 +85,7 @@ impl Quixo {
         lines.push((0..n).map(|j| 1u32 << (n - 1 - j + n * j)).sum());
         let mut tier_starts = vec![0u64];
         for k in 0..=cells {
-            let size = choose[cells][k] << k << 1;
+            let size = choose.choose(cells, k) << k << 1;
             tier_starts.push(tier_starts[k] + size);
         }
         Ok(Quixo {
@@ -223,18 +218,15 @@ impl IndexedGame for Quixo {
     fn index(&self, cubes: &Cubes) -> u64 {
         let marked = cubes.x | cubes.o;
         let k = marked.count_ones() as usize;
-        let mut rank = 0;
-        let mut chosen = 0;
+        let rank = self.choose.rank(u64::from(marked));
+        // Which of the marked squares show X, in square order.
         let mut x_bits = 0u64;
         let mut rest = marked;
+        let mut i = 0;
         while rest != 0 {
-            let square = rest.trailing_zeros();
+            x_bits |= u64::from(cubes.x >> rest.trailing_zeros() & 1) << i;
             rest &= rest - 1;
-            if cubes.x >> square & 1 == 1 {
-                x_bits |= 1 << chosen;
-            }
-            chosen += 1;
-            rank += self.choose[square as usize][chosen];
+            i += 1;
         }
         self.tier_starts[k] + ((rank << k | x_bits) << 1) + u64::from(!cubes.x_to_move)
     }
@@ -250,26 +242,21 @@ impl IndexedGame for Quixo {
         let within = index - self.tier_starts[k];
         let x_to_move = within & 1 == 0;
         let x_bits = (within >> 1) & ((1u64 << k) - 1);
-        let mut rank = within >> 1 >> k;
-        let mut squares = Vec::with_capacity(k);
-        let mut left = k;
-        let mut p = (self.n * self.n) as usize;
-        while left > 0 {
-            p -= 1;
-            if self.choose[p][left] <= rank {
-                rank -= self.choose[p][left];
-                squares.push(p as u32);
-                left -= 1;
-            }
-        }
-        squares.reverse();
+        let marked = self
+            .choose
+            .unrank(within >> 1 >> k, k, (self.n * self.n) as usize);
         let (mut x, mut o) = (0u32, 0u32);
-        for (i, &square) in squares.iter().enumerate() {
+        let mut rest = marked as u32;
+        let mut i = 0;
+        while rest != 0 {
+            let square = 1 << rest.trailing_zeros();
             if x_bits >> i & 1 == 1 {
-                x |= 1 << square;
+                x |= square;
             } else {
-                o |= 1 << square;
+                o |= square;
             }
+            rest &= rest - 1;
+            i += 1;
         }
         (!self.has_line(x) && !self.has_line(o)).then_some(Cubes { x, o, x_to_move })
     }
