@@ -53,6 +53,50 @@ pub enum TakeEndsError {
         /// The limit in force.
         limit_mib: u64,
     },
+    /// The margin table was asked for a row too long to show.
+    #[error(
+        "the margin table is given for rows of up to {limit} piles (one number per interval); this row has {piles}"
+    )]
+    TableTooLarge {
+        /// Row length.
+        piles: usize,
+        /// The limit.
+        limit: usize,
+    },
+}
+
+/// The longest row [`margin_table`] tabulates: a table to look at, not to store.
+pub const MAX_TABLE_PILES: usize = 64;
+
+/// The margin of every interval of the row: `table[i][j]` (for `i <= j`) is how far the player
+/// to move at piles `i..=j` ends ahead of the other under perfect play; `None` below the
+/// diagonal. The explorer draws it as a heat map.
+///
+/// # Errors
+/// [`TakeEndsError::TableTooLarge`] past [`MAX_TABLE_PILES`].
+pub fn margin_table(piles: &[i64]) -> Result<Vec<Vec<Option<i128>>>, TakeEndsError> {
+    let n = piles.len();
+    if n > MAX_TABLE_PILES {
+        return Err(TakeEndsError::TableTooLarge {
+            piles: n,
+            limit: MAX_TABLE_PILES,
+        });
+    }
+    let mut table = vec![vec![None; n]; n];
+    for len in 1..=n {
+        for i in 0..=n - len {
+            let j = i + len - 1;
+            let (left, right) = (i128::from(piles[i]), i128::from(piles[j]));
+            table[i][j] = Some(if len == 1 {
+                left
+            } else {
+                let after_left = table[i + 1][j].unwrap_or(0);
+                let after_right = table[i][j - 1].unwrap_or(0);
+                (left - after_left).max(right - after_right)
+            });
+        }
+    }
+    Ok(table)
 }
 
 /// An end of the row.

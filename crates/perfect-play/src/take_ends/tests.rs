@@ -211,3 +211,33 @@ proptest! {
         prop_assert_eq!(line_margin(&row, a.best_line.as_ref().unwrap()), a.margin);
     }
 }
+
+/// Every interval's entry in the margin table is the margin `analyse` finds for that
+/// sub-row, on every row of up to 7 piles from -2..=3.
+#[test]
+fn margin_table_agrees_with_the_analysis_of_every_sub_row() {
+    for n in 0..=7usize {
+        let mut row = vec![-2i64; n];
+        loop {
+            let table = margin_table(&row).unwrap();
+            for i in 0..n {
+                for j in 0..n {
+                    let expected =
+                        (i <= j).then(|| analyse(&row[i..=j], &Options::default()).unwrap().margin);
+                    assert_eq!(table[i][j], expected, "{row:?} [{i}, {j}]");
+                }
+            }
+            let Some(k) = row.iter().position(|&p| p < 3) else {
+                break;
+            };
+            row[k] += 1;
+            for p in &mut row[..k] {
+                *p = -2;
+            }
+        }
+    }
+    assert!(matches!(
+        margin_table(&[1; MAX_TABLE_PILES + 1]),
+        Err(TakeEndsError::TableTooLarge { .. })
+    ));
+}
