@@ -66,6 +66,102 @@ pub enum Command {
     Sum(SumArgs),
     /// Print the JSON Schema of a command's --json output (the contract other tools read).
     Schema(SchemaArgs),
+    /// Start the web explorer: a page to see every game's values and play the perfect
+    /// player, and its JSON API (/api/v1/games, /api/v1/GAME?position=...).
+    Serve(ServeArgs),
+    /// Play a game against the perfect player in the terminal: your moves from stdin, one a
+    /// line (so it can be scripted); `hint`, `moves`, `undo`, `quit`.
+    Play(PlayArgs),
+}
+
+/// Arguments of `perfect-play serve`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  perfect-play serve                       then open http://127.0.0.1:8080/\n  perfect-play serve --port 0              any free port (the URL is printed)\n  curl 'http://127.0.0.1:8080/api/v1/nim?position=3+4+5'\n  curl 'http://127.0.0.1:8080/api/v1/coins?position=10+3+4&misere=true'"
+)]
+pub struct ServeArgs {
+    /// The address to listen on.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+
+    /// The port to listen on (0: any free port).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+
+    /// Seconds one answer may take: a question estimated above it is refused at once with
+    /// status 422 and the figure.
+    #[arg(long, default_value_t = 2.0, value_parser = parse_budget)]
+    pub budget: f64,
+}
+
+fn parse_budget(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 && s <= 86_400.0 => Ok(s),
+        _ => Err(format!(
+            "{text:?} is not a number of seconds from 0 to 86400"
+        )),
+    }
+}
+
+/// Which side the person plays in `perfect-play play`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Side {
+    /// Move first (from the position given).
+    First,
+    /// Let the perfect player move first.
+    Second,
+}
+
+/// Arguments of `perfect-play play`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Moves are written as the moves list shows them, or short: Nim and the heap games `1 2` (take 2 from heap 1), tic-tac-toe and Connect Four the square or column, Can I Win the number, Stones `left`/`right` (or l/r), Dodgem, Mu Torere and Quixo their move names (a3R, 4c, c1T).\n\nExamples:\n  perfect-play play nim 3 4 5\n  printf '1 2\\nquit\\n' | perfect-play play nim 3 4 5\n  perfect-play play tic-tac-toe --as second --hints\n  perfect-play play subtraction 20 --moves 1,3,4\n  perfect-play play can-i-win 10 15"
+)]
+pub struct PlayArgs {
+    /// The game: nim, tic-tac-toe, coins, subtraction, stones, octal, can-i-win, sum,
+    /// connect-four, dodgem, mu-torere, quixo.
+    pub game: String,
+
+    /// The starting position in the game's own command's notation (default: its first
+    /// example).
+    #[arg(allow_negative_numbers = true)]
+    pub position: Vec<String>,
+
+    /// Which side you play.
+    #[arg(long = "as", value_enum, default_value_t = Side::First)]
+    pub side: Side,
+
+    /// Show every move's value before each of your moves.
+    #[arg(long)]
+    pub hints: bool,
+
+    /// Misère play (nim, coins, subtraction, octal, can-i-win, sum).
+    #[arg(long)]
+    pub misere: bool,
+
+    /// subtraction: the numbers a move may take.
+    #[arg(long, value_name = "LIST")]
+    pub moves: Option<String>,
+
+    /// can-i-win: the numbers to pick from.
+    #[arg(long, value_name = "LIST")]
+    pub pool: Option<String>,
+
+    /// stones: a tie counts as a win for the player to move.
+    #[arg(long)]
+    pub ties_win: bool,
+
+    /// connect-four: columns.
+    #[arg(long)]
+    pub width: Option<u32>,
+
+    /// connect-four: rows.
+    #[arg(long)]
+    pub height: Option<u32>,
+
+    /// dodgem, quixo: the board's side.
+    #[arg(long)]
+    pub size: Option<u32>,
 }
 
 /// The games `values` and `sum` accept, for the help texts.
@@ -334,6 +430,11 @@ pub struct StonesArgs {
     /// Print the whole optimal line of play (one decision bit per interval of the row).
     #[arg(long)]
     pub line: bool,
+
+    /// Also give the margin of every interval of the row (rows of up to 64 piles): the table
+    /// the explorer draws as a heat map.
+    #[arg(long, conflicts_with = "batch")]
+    pub table: bool,
 
     /// Read one row per line from stdin; print one JSON object per line, each with its input
     /// `line` number.

@@ -8,6 +8,7 @@
 
 mod args;
 mod commands;
+pub mod explorer;
 mod output;
 mod progress;
 pub mod schema;
@@ -125,7 +126,7 @@ fn finish_write(result: std::io::Result<()>, io: &mut Io<'_>) -> u8 {
 
 /// Clap's message folded into one line: its tips ("a similar subcommand exists") are kept, its
 /// usage block is replaced by a pointer to `--help`.
-fn first_line(message: &str) -> String {
+pub(crate) fn first_line(message: &str) -> String {
     let mut body = Vec::new();
     let mut tips = Vec::new();
     for line in message.lines().map(str::trim) {

@@ -9,6 +9,9 @@ use perfect_play::Outcome;
 use perfect_play::can_i_win::{self, Analysis, CanIWin, Method, Options, Pool};
 use serde_json::json;
 
+/// Time a set of picks costs in the full analysis, measured at 32 numbers (31 s for 2^32).
+const SECONDS_PER_SET: f64 = 7.5e-9;
+
 fn options(args: &CanIWinArgs, budget: Budget) -> Options {
     let defaults = Options::default();
     Options {
@@ -84,6 +87,16 @@ fn pool_and_target(args: &CanIWinArgs) -> Result<(Pool, Option<i64>), CommandErr
 
 pub fn run(args: &CanIWinArgs, budget: Budget, quiet: bool) -> Result<Output, CommandError> {
     let (pool, target) = pool_and_target(args)?;
+    let states = 2f64.powi(pool.values().len() as i32);
+    budget.check_time(
+        || {
+            format!(
+                "Can I Win with {} numbers ({states} sets of picks)",
+                pool.values().len()
+            )
+        },
+        states * SECONDS_PER_SET * if target.is_none() { 4.0 } else { 1.0 },
+    )?;
     let options = options(args, budget);
     match target {
         None => all_targets(&pool, args.misere, &options, quiet),

@@ -25,7 +25,7 @@ pub fn run(args: &ConnectFourArgs, budget: Budget, quiet: bool) -> Result<Output
     let limit = budget.memory(2 << 30);
     let existing = args.db.as_ref().filter(|p| p.exists());
     if existing.is_none() {
-        refuse_if_too_large(&game, limit)?;
+        refuse_if_too_large(&game, limit, budget)?;
     }
     let options = Options {
         memory_limit: limit,

@@ -36,6 +36,19 @@ pub(super) trait Adapter: IndexedGame + Sync {
     fn move_json(&self, mv: &Self::Move) -> serde_json::Value;
     /// The position drawn in text.
     fn picture(&self, position: &Self::Position) -> String;
+    /// The position in the notation `parse_position` reads, when the game has one for a bare
+    /// position (Connect Four's is the moves played, which a position does not keep).
+    fn notation(&self, position: &Self::Position) -> Option<String>;
+}
+
+/// Marks in reading order as notation: rows of `width` joined by `/`, then the side to move.
+fn marks_notation(marks: impl Iterator<Item = char>, width: usize, x_to_move: bool) -> String {
+    let marks: Vec<char> = marks.collect();
+    let rows: Vec<String> = marks
+        .chunks(width.max(1))
+        .map(|row| row.iter().collect())
+        .collect();
+    format!("{}:{}", rows.join("/"), if x_to_move { 'x' } else { 'o' })
 }
 
 /// Positions the engine solves a second on one core, measured on 5 x 4 (1.4 million): the
@@ -113,6 +126,9 @@ impl Adapter for TicTacToe {
     fn move_json(&self, square: &tic_tac_toe::Square) -> serde_json::Value {
         json!(square.0 + 1)
     }
+    fn notation(&self, board: &tic_tac_toe::Board) -> Option<String> {
+        Some(board.to_string())
+    }
     fn picture(&self, board: &tic_tac_toe::Board) -> String {
         let text = board.to_string();
         text.as_bytes()
@@ -148,6 +164,9 @@ impl Adapter for ConnectFour {
     }
     fn move_json(&self, column: &u32) -> serde_json::Value {
         json!(column + 1)
+    }
+    fn notation(&self, _board: &Board) -> Option<String> {
+        None
     }
     fn picture(&self, board: &Board) -> String {
         picture(self, board)
@@ -209,6 +228,20 @@ impl Adapter for Dodgem {
             char::from(b'a' + x as u8),
             y + 1
         ))
+    }
+    fn notation(&self, cars: &Cars) -> Option<String> {
+        let n = self.size();
+        let marks = (0..n * n).map(|i| {
+            let bit = 1u64 << (i % n + n * (n - 1 - i / n));
+            if cars.first & bit != 0 {
+                'x'
+            } else if cars.second & bit != 0 {
+                'o'
+            } else {
+                '.'
+            }
+        });
+        Some(marks_notation(marks, n as usize, cars.first_to_move))
     }
     fn picture(&self, cars: &Cars) -> String {
         let n = self.size();
@@ -281,6 +314,18 @@ impl Adapter for MuTorere {
             mu_torere::cell_name(step.to)
         ))
     }
+    fn notation(&self, star: &Star) -> Option<String> {
+        let marks = (0..9u8).map(|cell| {
+            if cell == star.empty {
+                '.'
+            } else if star.first >> cell & 1 == 1 {
+                'x'
+            } else {
+                'o'
+            }
+        });
+        Some(marks_notation(marks, 9, star.first_to_move))
+    }
     fn picture(&self, star: &Star) -> String {
         let mark = |cell: u8| {
             if cell == star.empty {
@@ -343,6 +388,19 @@ impl Adapter for Quixo {
             quixo::End::Bottom => 'B',
         };
         json!(format!("{}{}{end}", char::from(b'a' + col as u8), n - row))
+    }
+    fn notation(&self, cubes: &Cubes) -> Option<String> {
+        let n = self.size();
+        let marks = (0..n * n).map(|square| {
+            if cubes.x >> square & 1 == 1 {
+                'x'
+            } else if cubes.o >> square & 1 == 1 {
+                'o'
+            } else {
+                '.'
+            }
+        });
+        Some(marks_notation(marks, n as usize, cubes.x_to_move))
     }
     fn picture(&self, cubes: &Cubes) -> String {
         let n = self.size();
@@ -477,7 +535,22 @@ fn options(args: &EngineArgs, budget: Budget) -> Options {
 }
 
 /// Refuse a table past the memory limit before any work, with its size and time.
-pub(super) fn refuse_if_too_large<G: Adapter>(game: &G, limit: u64) -> Result<(), CommandError> {
+pub(super) fn refuse_if_too_large<G: Adapter>(
+    game: &G,
+    limit: u64,
+    budget: Budget,
+) -> Result<(), CommandError> {
+    budget.check_time(
+        || {
+            format!(
+                "solving {} {} ({} positions)",
+                game.name(),
+                game.variant(),
+                game.index_count()
+            )
+        },
+        game.index_count() as f64 / POSITIONS_PER_SECOND,
+    )?;
     let needed = game.index_count().saturating_mul(BYTES_PER_POSITION);
     if needed > limit {
         return Err(format!(
@@ -592,7 +665,7 @@ fn solve_game<G: Adapter>(
 ) -> Result<Output, CommandError> {
     no_files_under_small_budget(budget, args.db.as_deref())?;
     let options = options(args, budget);
-    refuse_if_too_large(game, options.memory_limit)?;
+    refuse_if_too_large(game, options.memory_limit, budget)?;
     let clock = Instant::now();
     let existing = args.db.as_ref().filter(|p| p.exists());
     let (solution, db_bytes) = match (&args.db, existing) {
@@ -699,7 +772,7 @@ fn query_game<G: Adapter>(
             .into());
         }
         let options = options(args, budget);
-        refuse_if_too_large(game, options.memory_limit)?;
+        refuse_if_too_large(game, options.memory_limit, budget)?;
         let solution = solve_with_bar(game, &options, None, quiet)?;
         (engine::analyse(game, &solution, &position), false)
     };
@@ -710,11 +783,22 @@ fn query_game<G: Adapter>(
         .moves
         .iter()
         .map(|m| {
-            json!({
+            let (after, ends_game) = match game.play(&position, &m.mv) {
+                perfect_play::Transition::Continue { position, .. } => {
+                    (game.notation(&position), false)
+                }
+                perfect_play::Transition::End(_) => (None, true),
+            };
+            let mut json = json!({
                 "move": game.move_json(&m.mv),
                 "outcome": m.record.outcome(),
                 "remoteness": m.record.remoteness(),
-            })
+                "ends_game": ends_game,
+            });
+            if let Some(after) = after {
+                json["position"] = json!(after);
+            }
+            json
         })
         .collect();
     let winning: Vec<_> = read
@@ -735,6 +819,7 @@ fn query_game<G: Adapter>(
         "winning_moves": winning,
         "winning_moves_total": winning.len(),
         "best_line": best_line,
+        "position": game.notation(&position),
         "from_database": from_database,
         "method": "engine",
     });

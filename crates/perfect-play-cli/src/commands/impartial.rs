@@ -23,11 +23,17 @@ const BYTES_PER_HEAP: u64 = 10;
 /// Values printed in text, per line.
 const PER_LINE: usize = 20;
 
+/// Time a heap's value costs at worst, measured on Grundy's game to 10^6 (3.4 s).
+const SECONDS_PER_VALUE: f64 = 3.5e-6;
+
 fn limits(budget: Budget) -> Limits {
     let defaults = Limits::default();
     let memory = budget.memory(2 << 30);
     Limits {
-        max_values: (memory / BYTES_PER_HEAP).min(defaults.max_values),
+        max_values: budget.limit_by_time(
+            (memory / BYTES_PER_HEAP).min(defaults.max_values),
+            SECONDS_PER_VALUE,
+        ),
         max_work: budget.cap(defaults.max_work, 2_000_000),
         max_misere_states: budget.cap(defaults.max_misere_states, 2_000),
     }
@@ -173,7 +179,23 @@ pub fn sum(args: &SumArgs, budget: Budget, quiet: bool) -> Result<Output, Comman
     }
     let bar = progress::bar("grundy values", quiet);
     let update = progress::updater(&bar);
-    let a = analyse_sum_with_progress(&components, &limits, &|d, t| update(d, t))?;
+    let a = analyse_sum_with_progress(&components, &limits, &|d, t| update(d, t)).map_err(
+        |e| -> CommandError {
+            match e {
+                impartial::ImpartialError::HeapTooLarge {
+                    game, heap, limit, ..
+                } if budget
+                    .affordable(SECONDS_PER_VALUE)
+                    .is_some_and(|a| a <= limit.saturating_add(1)) =>
+                {
+                    budget
+                        .stopped_at_cap(format!("the values of {game} up to heap {heap}"))
+                        .into()
+                }
+                e => e.into(),
+            }
+        },
+    )?;
     bar.finish_and_clear();
     let outcome = if a.first_player_wins {
         Outcome::Win

@@ -6,6 +6,8 @@ mod engine;
 mod impartial;
 mod nim;
 mod octal;
+mod play;
+mod serve;
 mod stones;
 mod subtraction;
 mod tic_tac_toe;
@@ -27,6 +29,26 @@ pub struct Budget {
     pub memory_limit: Option<u64>,
     /// Clamp every limit to a small budget (see [`Io::small_limits`]).
     pub small: bool,
+    /// Seconds one answer may take (the server's per-request budget): work estimated above it
+    /// is refused with [`OverBudget`] before it starts. None: no time budget.
+    pub seconds: Option<f64>,
+}
+
+/// A query refused before any work because its estimated time is above the time budget.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "{what} would take {} {estimate:.1} s, above the budget of {budget:.1} s an answer; ask the perfect-play command instead",
+    if *at_least { "more than" } else { "about" }
+)]
+pub struct OverBudget {
+    /// What would take the time.
+    pub what: String,
+    /// The estimate, in seconds.
+    pub estimate: f64,
+    /// Whether the estimate is only a lower bound (work stopped at the budget).
+    pub at_least: bool,
+    /// The budget, in seconds.
+    pub budget: f64,
 }
 
 impl Budget {
@@ -44,6 +66,75 @@ impl Budget {
     pub fn cap<T: Ord>(&self, value: T, small: T) -> T {
         if self.small { value.min(small) } else { value }
     }
+
+    /// Refuse work estimated at `estimate` seconds when it is above the time budget.
+    pub fn check_time(
+        &self,
+        what: impl FnOnce() -> String,
+        estimate: f64,
+    ) -> Result<(), OverBudget> {
+        match self.seconds {
+            Some(budget) if estimate > budget => Err(OverBudget {
+                what: what(),
+                estimate,
+                at_least: false,
+                budget,
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// How many items costing `seconds_each` fit in the time budget (None: no time budget).
+    pub fn affordable(&self, seconds_each: f64) -> Option<u64> {
+        self.seconds.map(|budget| (budget / seconds_each) as u64)
+    }
+
+    /// `limit`, lowered to what the time budget affords at `seconds_each` an item.
+    pub fn limit_by_time(&self, limit: u64, seconds_each: f64) -> u64 {
+        self.affordable(seconds_each)
+            .map_or(limit, |a| limit.min(a.max(1)))
+    }
+
+    /// The refusal for work that stopped at the time budget's cap: `what` needs more than it.
+    pub fn stopped_at_cap(&self, what: String) -> OverBudget {
+        let budget = self.seconds.unwrap_or(0.0);
+        OverBudget {
+            what,
+            estimate: budget,
+            at_least: true,
+            budget,
+        }
+    }
+}
+
+/// The `--json` object of a command that answers one position (what the explorer serves),
+/// under `budget`. Commands that stream or read stdin are not answered here.
+pub fn answer(cli: &Cli, budget: Budget) -> Result<serde_json::Value, CommandError> {
+    let output = match &cli.command {
+        Command::Nim(args) => nim::run(args, budget)?,
+        Command::TicTacToe(args) => tic_tac_toe::run(args)?,
+        Command::ConnectFour(args) if args.db.is_none() => connect_four::run(args, budget, true)?,
+        Command::Query(args) if args.db.is_none() => engine::query(args, budget, true)?,
+        Command::Coins(args) if !args.options.batch => subtraction::coins(args, budget)?,
+        Command::Subtraction(args) if !args.options.batch => subtraction::run(args, budget)?,
+        Command::Stones(args) if !args.batch && args.file.is_none() && args.piles != ["-"] => {
+            let mut nothing: &[u8] = &[];
+            let mut sink = std::io::sink();
+            let mut io = Io {
+                stdin: &mut nothing,
+                stdout: &mut sink,
+                stderr: &mut std::io::sink(),
+                progress: false,
+                small_limits: budget.small,
+            };
+            stones::run(args, budget, true, &mut io)?
+        }
+        Command::Octal(args) => octal::run(args, budget, true)?,
+        Command::CanIWin(args) if !args.batch => can_i_win::run(args, budget, true)?,
+        Command::Sum(args) => impartial::sum(args, budget, true)?,
+        _ => return Err("this command does not answer a single position".into()),
+    };
+    Ok(output.json)
 }
 
 /// Run the chosen subcommand and write its output.
@@ -51,6 +142,7 @@ pub fn run(cli: &Cli, io: &mut Io<'_>) -> Result<(), CommandError> {
     let budget = Budget {
         memory_limit: cli.memory_limit,
         small: io.small_limits,
+        seconds: None,
     };
     let quiet = cli.json || !io.progress;
     let output = match &cli.command {
@@ -75,6 +167,8 @@ pub fn run(cli: &Cli, io: &mut Io<'_>) -> Result<(), CommandError> {
         Command::CanIWin(args) => can_i_win::run(args, budget, quiet)?,
         Command::Values(args) => return impartial::values(args, budget, quiet, cli.json, io),
         Command::Sum(args) => impartial::sum(args, budget, quiet)?,
+        Command::Serve(args) => return serve::run(args, io),
+        Command::Play(args) => return play::run(args, io),
         Command::Schema(args) => {
             let schema = crate::schema::schema(&args.command)
                 .ok_or_else(|| format!("no schema for {:?}", args.command))?;

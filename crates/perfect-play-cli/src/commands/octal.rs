@@ -20,6 +20,9 @@ const DEFAULT_UPTO: (u64, u64) = (1 << 16, 1 << 20);
 /// Heaps computed by default for a hexadecimal code (time cubic in the heap): under 0.1 s here.
 const HEXADECIMAL_UPTO: u64 = 1024;
 
+/// Time a value costs at worst, measured on Grundy's game to 10^6.
+const SECONDS_PER_VALUE: f64 = 3.5e-6;
+
 /// Bytes a computed value takes.
 const BYTES_PER_VALUE: u64 = 2;
 
@@ -56,6 +59,15 @@ pub fn run(args: &OctalArgs, budget: Budget, quiet: bool) -> Result<Output, Comm
         DEFAULT_UPTO.0
     });
     let upto = budget.cap(upto, 300);
+    let affordable = budget.limit_by_time(upto, SECONDS_PER_VALUE);
+    if affordable < upto && args.full {
+        budget.check_time(
+            || format!("the Grundy values of {code} up to heap {upto}"),
+            upto as f64 * SECONDS_PER_VALUE,
+        )?;
+    }
+    let capped = affordable < upto;
+    let upto = affordable;
     if upto > octal::MAX_UPTO {
         return Err(octal::OctalError::UptoTooLarge(upto).into());
     }
@@ -82,6 +94,14 @@ pub fn run(args: &OctalArgs, budget: Budget, quiet: bool) -> Result<Output, Comm
     let update = progress::updater(&bar);
     let seq = GrundySequence::compute(&code, &options, &|done, total| update(done, total))?;
     bar.finish_and_clear();
+    if capped && seq.period.is_none() {
+        // Without a period the answer depends on values past the budget's cap.
+        return Err(budget
+            .stopped_at_cap(format!(
+                "the Grundy values of {code} (no period below heap {upto})"
+            ))
+            .into());
+    }
     solve(&code, &seq, &heaps, args, upto, budget)
 }
 

@@ -27,6 +27,9 @@ fn parse_row(text: &str) -> Result<Vec<i64>, CommandError> {
         .collect()
 }
 
+/// Time an interval of the row costs, measured at 200,000 piles (14 s for 2 x 10^10 / 2).
+const SECONDS_PER_INTERVAL: f64 = 3.5e-10;
+
 fn options(args: &StonesArgs, budget: Budget) -> Options {
     let defaults = Options::default();
     Options {
@@ -70,11 +73,40 @@ pub fn run(
     } else {
         parse_row(&args.piles.join(" "))?
     };
+    let n = row.len() as f64;
+    budget.check_time(
+        || format!("the Stone Game over {} piles", row.len()),
+        n * n * SECONDS_PER_INTERVAL,
+    )?;
     let bar = progress::bar("solving", quiet || row.len() < 20_000);
     bar.set_length(1);
     let analysis = take_ends::analyse(&row, &options(args, budget))?;
     bar.finish_and_clear();
-    Ok(render(&row, &analysis, args.ties_win))
+    let mut output = render(&row, &analysis, args.ties_win);
+    if args.table {
+        let table = take_ends::margin_table(&row)?;
+        output.json["table"] = json!(
+            table
+                .iter()
+                .map(|r| r
+                    .iter()
+                    .map(|m| m.map_or(serde_json::Value::Null, int_json))
+                    .collect::<Vec<_>>())
+                .collect::<Vec<_>>()
+        );
+        output
+            .text
+            .push_str("Margin of every interval (row: first pile, column: last):\n");
+        for r in &table {
+            let cells: Vec<String> = r
+                .iter()
+                .map(|m| m.map_or_else(|| ".".to_string(), |m| m.to_string()))
+                .map(|c| format!("{c:>5}"))
+                .collect();
+            output.text.push_str(&format!("{}\n", cells.join("")));
+        }
+    }
+    Ok(output)
 }
 
 /// Solve one row; used by the tour too.

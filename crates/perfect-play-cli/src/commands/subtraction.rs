@@ -14,13 +14,37 @@ pub fn parse_heap(what: &str, text: &str) -> Result<BigUint, CommandError> {
     perfect_play::parse::natural(text).map_err(|e| format!("{what} {e}").into())
 }
 
+/// Time a pile size costs the period search at worst, measured with moves up to 10^8 (3.1 s
+/// for 2 x 10^8 sizes).
+const SECONDS_PER_VALUE: f64 = 1.5e-8;
+
+/// A period search stopped by the time budget's cap is refused as over the budget.
+fn over_budget(error: CommandError, budget: Budget) -> CommandError {
+    match error.downcast_ref::<subtraction::SubtractionError>() {
+        Some(subtraction::SubtractionError::NoPeriod(n))
+            if budget.affordable(SECONDS_PER_VALUE) == Some(*n) =>
+        {
+            budget
+                .stopped_at_cap(format!("proving the period (past {n} pile sizes)"))
+                .into()
+        }
+        _ => error,
+    }
+}
+
 fn limits(limit: Option<u64>, budget: Budget) -> Limits {
     let defaults = Limits::default();
     // The general method keeps one byte a pile: --memory-limit bounds it too.
     let memory = budget.memory(u64::MAX);
     Limits {
-        max_values: budget.cap(limit.unwrap_or(defaults.max_values).min(memory), 2_000),
-        max_streamed_values: budget.cap(limit.unwrap_or(defaults.max_streamed_values), 20_000),
+        max_values: budget.limit_by_time(
+            budget.cap(limit.unwrap_or(defaults.max_values).min(memory), 2_000),
+            SECONDS_PER_VALUE,
+        ),
+        max_streamed_values: budget.limit_by_time(
+            budget.cap(limit.unwrap_or(defaults.max_streamed_values), 20_000),
+            SECONDS_PER_VALUE,
+        ),
         max_search_states: budget.cap(defaults.max_search_states, 2_000),
         ..defaults
     }
@@ -47,6 +71,7 @@ pub fn coins(args: &CoinsArgs, budget: Budget) -> Result<Output, CommandError> {
         args.options.pattern,
         limits(args.options.limit, budget),
     )
+    .map_err(|e| over_budget(e, budget))
 }
 
 /// Solve the coin game; used by the tour too.
@@ -107,6 +132,7 @@ pub fn run(args: &SubtractionArgs, budget: Budget) -> Result<Output, CommandErro
         args.grundy,
         &limits(args.options.limit, budget),
     )
+    .map_err(|e| over_budget(e, budget))
 }
 
 /// `subtraction --batch`: each line is one position's piles.

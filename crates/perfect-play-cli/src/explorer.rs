@@ -1,0 +1,850 @@
+//! The games as the web explorer and the play mode see them: one position at a time, named by
+//! the command's positional arguments, with every legal move valued and the position it leads
+//! to in the same notation, so that a client can follow a line without knowing the game.
+//!
+//! An answer is the command's own `--json` object (the same code path, under a time budget),
+//! with `moves` completed and sorted best first: wins by increasing remoteness, ties, draws,
+//! then losses by decreasing remoteness. Each move carries `position` (the position it leads
+//! to, or null when the game's notation cannot show it), `ends_game`, and `query` (every
+//! parameter to ask for that position, `position` included).
+
+use crate::args::Cli;
+use crate::commands::{self, Budget, OverBudget};
+use clap::Parser;
+use num_bigint::BigUint;
+use perfect_play::octal::{self, OctalCode};
+use serde_json::{Map, Value, json};
+use std::collections::BTreeSet;
+
+/// The most moves an answer lists when the heap games would have more (the winning moves are
+/// always listed; `moves_complete` says false).
+pub const MAX_LISTED_MOVES: usize = 2_000;
+
+/// Why a question is not answered.
+#[derive(Debug, thiserror::Error)]
+pub enum ExploreError {
+    /// No game of that name.
+    #[error("there is no game {0:?}; the games are listed at /api/v1/games")]
+    UnknownGame(String),
+    /// The position or a parameter is not accepted (the command's one-line message).
+    #[error("{0}")]
+    BadInput(String),
+    /// The estimated time is above the budget: refused before any work.
+    #[error("{message}")]
+    OverBudget {
+        /// The sentence with the figure.
+        message: String,
+        /// The estimate, in seconds (a lower bound when the work stopped at the budget).
+        estimate_seconds: f64,
+        /// The budget, in seconds.
+        budget_seconds: f64,
+    },
+}
+
+/// A parameter a game accepts besides `position`: the CLI flag of the same name.
+#[derive(Clone, Copy, Debug)]
+pub struct Param {
+    /// The query parameter (`ties_win`); the flag is the same with dashes (`--ties-win`).
+    pub name: &'static str,
+    /// `boolean`, `integer` or `list` (comma-separated integers).
+    pub kind: &'static str,
+    /// Its value when it is not given.
+    pub default: &'static str,
+    /// What it means.
+    pub help: &'static str,
+}
+
+/// One game of the explorer.
+#[derive(Clone, Copy, Debug)]
+pub struct GameSpec {
+    /// Its name in the URL (`/api/v1/nim`) and in `perfect-play play`.
+    pub name: &'static str,
+    /// Its name for a person.
+    pub title: &'static str,
+    /// How the page draws it: `heaps`, `coins`, `octal`, `sum`, `row`, `pool`,
+    /// `tic-tac-toe`, `connect-four`, `grid` (Dodgem, Quixo), `star` (Mu Torere).
+    pub view: &'static str,
+    /// The command words before the arguments.
+    pub command: &'static [&'static str],
+    /// The notation of `position`.
+    pub notation: &'static str,
+    /// The parameters besides `position`.
+    pub params: &'static [Param],
+    /// Example positions, each with its parameters (`name=value` pairs).
+    pub examples: &'static [(&'static str, &'static [(&'static str, &'static str)])],
+}
+
+const PATTERN: Param = Param {
+    name: "pattern",
+    kind: "boolean",
+    default: "false",
+    help: "also give the values of every pile size up to the piles (the W/L strip)",
+};
+
+const MISERE: Param = Param {
+    name: "misere",
+    kind: "boolean",
+    default: "false",
+    help: "misère play: whoever makes the last move loses",
+};
+
+/// Every game the explorer serves.
+pub const GAMES: &[GameSpec] = &[
+    GameSpec {
+        name: "nim",
+        title: "Nim",
+        view: "heaps",
+        command: &["nim"],
+        notation: "the heaps, e.g. 3 4 5",
+        params: &[MISERE],
+        examples: &[("3 4 5", &[]), ("1 2 3", &[("misere", "true")])],
+    },
+    GameSpec {
+        name: "tic-tac-toe",
+        title: "Tic-tac-toe",
+        view: "tic-tac-toe",
+        command: &["tic-tac-toe"],
+        notation: "9 squares in reading order, x o or . (empty: the start)",
+        params: &[],
+        examples: &[("", &[]), ("x...o....", &[])],
+    },
+    GameSpec {
+        name: "coins",
+        title: "The coin game",
+        view: "coins",
+        command: &["coins"],
+        notation: "N X Y: a pile of N coins, take 1, X or Y",
+        params: &[MISERE, PATTERN],
+        examples: &[("10 3 4", &[]), ("30 2 5", &[])],
+    },
+    GameSpec {
+        name: "subtraction",
+        title: "Subtraction game",
+        view: "heaps",
+        command: &["subtraction"],
+        notation: "the piles, e.g. 7 9",
+        params: &[
+            Param {
+                name: "moves",
+                kind: "list",
+                default: "1,2,3",
+                help: "the numbers a move may take",
+            },
+            MISERE,
+            PATTERN,
+        ],
+        examples: &[
+            ("7 9", &[("moves", "1,3,4")]),
+            ("20", &[("moves", "2,5,6")]),
+        ],
+    },
+    GameSpec {
+        name: "stones",
+        title: "Stone Game (coins in a row)",
+        view: "row",
+        command: &["stones"],
+        notation: "the piles in a row; a move takes the pile at either end",
+        params: &[
+            Param {
+                name: "ties_win",
+                kind: "boolean",
+                default: "false",
+                help: "a tie counts as a win for the player to move",
+            },
+            Param {
+                name: "line",
+                kind: "boolean",
+                default: "false",
+                help: "also give the whole optimal line",
+            },
+            Param {
+                name: "table",
+                kind: "boolean",
+                default: "false",
+                help: "also give the margin of every interval (rows of up to 64 piles)",
+            },
+        ],
+        examples: &[("5 3 4 5", &[]), ("3 9 1 2", &[])],
+    },
+    GameSpec {
+        name: "octal",
+        title: "Octal game",
+        view: "octal",
+        command: &["octal"],
+        notation: "CODE HEAP...: 0.77 is Kayles, 0.07 Dawson's Kayles, grundy Grundy's game",
+        params: &[
+            MISERE,
+            Param {
+                name: "values",
+                kind: "boolean",
+                default: "false",
+                help: "also give the Grundy values of heaps 0 to upto",
+            },
+            Param {
+                name: "upto",
+                kind: "integer",
+                default: "",
+                help: "compute the values of heaps 0 to this (stopping at a proven period)",
+            },
+        ],
+        examples: &[("0.77 3 4 5", &[]), ("0.07 5 6", &[]), ("grundy 7 9", &[])],
+    },
+    GameSpec {
+        name: "can-i-win",
+        title: "Can I Win",
+        view: "pool",
+        command: &["can-i-win"],
+        notation: "MAX TOTAL (pick from 1..=MAX), or TOTAL with pool",
+        params: &[
+            Param {
+                name: "pool",
+                kind: "list",
+                default: "",
+                help: "the numbers to pick from (then the position is TOTAL alone)",
+            },
+            MISERE,
+        ],
+        examples: &[
+            ("10 11", &[]),
+            ("10 40", &[]),
+            ("20", &[("pool", "2,3,5,7,11")]),
+        ],
+    },
+    GameSpec {
+        name: "sum",
+        title: "Sum of impartial games",
+        view: "sum",
+        command: &["sum"],
+        notation: "GAME:HEAP components, e.g. 0.77:10 grundy:12 nim:5",
+        params: &[MISERE],
+        examples: &[("0.77:10 grundy:12 squares:100 nim:5", &[])],
+    },
+    GameSpec {
+        name: "connect-four",
+        title: "Connect Four (small boards)",
+        view: "connect-four",
+        command: &["connect-four"],
+        notation: "the columns played, 1-based (2233; 10,11 on wide boards)",
+        params: &[
+            Param {
+                name: "width",
+                kind: "integer",
+                default: "4",
+                help: "columns",
+            },
+            Param {
+                name: "height",
+                kind: "integer",
+                default: "4",
+                help: "rows",
+            },
+        ],
+        examples: &[("", &[]), ("12", &[])],
+    },
+    GameSpec {
+        name: "dodgem",
+        title: "Dodgem",
+        view: "grid",
+        command: &["query", "dodgem"],
+        notation: "rows from the top, x o or ., then :x or :o for the side to move (x../x../.oo:x)",
+        params: &[Param {
+            name: "size",
+            kind: "integer",
+            default: "3",
+            help: "the board is size x size",
+        }],
+        examples: &[("", &[])],
+    },
+    GameSpec {
+        name: "mu-torere",
+        title: "Mu Torere",
+        view: "star",
+        command: &["query", "mu-torere"],
+        notation: "points 1-8 then the centre, x o or ., then :x or :o (xxxxoooo.:x)",
+        params: &[],
+        examples: &[("", &[])],
+    },
+    GameSpec {
+        name: "quixo",
+        title: "Quixo",
+        view: "grid",
+        command: &["query", "quixo"],
+        notation: "rows from the top, x o or ., then :x or :o (xx./oo./...:x)",
+        params: &[Param {
+            name: "size",
+            kind: "integer",
+            default: "3",
+            help: "the board is size x size",
+        }],
+        examples: &[("", &[])],
+    },
+];
+
+/// The game of that name.
+pub fn game(name: &str) -> Option<&'static GameSpec> {
+    GAMES.iter().find(|g| g.name == name)
+}
+
+/// Every game with its parameters and examples, as JSON (`GET /api/v1/games`).
+pub fn catalogue() -> Value {
+    let games: Vec<Value> = GAMES
+        .iter()
+        .map(|g| {
+            json!({
+                "name": g.name,
+                "title": g.title,
+                "view": g.view,
+                "notation": g.notation,
+                "command": format!("perfect-play {}", g.command.join(" ")),
+                "params": g.params.iter().map(|p| json!({
+                    "name": p.name, "type": p.kind, "default": p.default, "help": p.help,
+                })).collect::<Vec<_>>(),
+                "examples": g.examples.iter().map(|(position, params)| {
+                    let mut query = Map::new();
+                    query.insert("position".into(), json!(position));
+                    for (k, v) in *params {
+                        query.insert((*k).into(), json!(v));
+                    }
+                    Value::Object(query)
+                }).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    json!({ "games": games })
+}
+
+/// Answers questions about positions under a time budget per answer.
+#[derive(Clone, Copy, Debug)]
+pub struct Explorer {
+    /// Seconds one answer may take; work estimated above it is refused.
+    pub budget_seconds: f64,
+    /// Clamp every size to the fuzz targets' small budget (see [`crate::Io::small_limits`]).
+    pub small_limits: bool,
+}
+
+impl Default for Explorer {
+    fn default() -> Self {
+        Explorer {
+            budget_seconds: 2.0,
+            small_limits: false,
+        }
+    }
+}
+
+/// A parameter's value as a flag's: booleans accept true/false/1/0/yes/no/on/off.
+fn boolean(name: &str, value: &str) -> Result<bool, ExploreError> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "true" | "1" | "yes" | "on" | "" => Ok(true),
+        "false" | "0" | "no" | "off" => Ok(false),
+        _ => Err(ExploreError::BadInput(format!(
+            "{name}={} is not a boolean: use true or false",
+            perfect_play::parse::shorten(value)
+        ))),
+    }
+}
+
+impl Explorer {
+    /// The answer for `game` at the position and options in `params` (query parameters).
+    pub fn answer(&self, game: &str, params: &[(String, String)]) -> Result<Value, ExploreError> {
+        let spec = self::game(game).ok_or_else(|| ExploreError::UnknownGame(game.into()))?;
+        let mut position = String::new();
+        let mut given = Map::new();
+        let mut flags: Vec<String> = Vec::new();
+        for (name, value) in params {
+            if given.contains_key(name.as_str()) {
+                return Err(ExploreError::BadInput(format!("{name} is given twice")));
+            }
+            if name == "position" {
+                position = value.clone();
+                given.insert(name.clone(), json!(value));
+                continue;
+            }
+            let param = spec.params.iter().find(|p| p.name == name).ok_or_else(|| {
+                let names: Vec<&str> = spec.params.iter().map(|p| p.name).collect();
+                ExploreError::BadInput(format!(
+                    "{} takes no parameter {:?}; it takes position{}{}",
+                    spec.name,
+                    perfect_play::parse::shorten(name),
+                    if names.is_empty() { "" } else { ", " },
+                    names.join(", ")
+                ))
+            })?;
+            let flag = format!("--{}", param.name.replace('_', "-"));
+            if param.kind == "boolean" {
+                if boolean(name, value)? {
+                    flags.push(flag);
+                }
+                given.insert(name.clone(), json!(boolean(name, value)?.to_string()));
+            } else {
+                flags.push(format!("{flag}={value}"));
+                given.insert(name.clone(), json!(value));
+            }
+        }
+        let mut args: Vec<String> = vec!["perfect-play".into()];
+        args.extend(spec.command.iter().map(|w| (*w).to_string()));
+        args.extend(flags);
+        args.push("--json".into());
+        args.push("--".into());
+        args.extend(position.split_whitespace().map(str::to_string));
+        let mut answer = self.run(&args)?;
+        complete_moves(self, spec, &mut answer, &given)?;
+        answer["query"] = Value::Object(given);
+        Ok(answer)
+    }
+
+    /// The command's `--json` object for `args`, under the budget.
+    fn run(&self, args: &[String]) -> Result<Value, ExploreError> {
+        let cli = Cli::try_parse_from(args)
+            .map_err(|e| ExploreError::BadInput(crate::first_line(&e.render().to_string())))?;
+        let budget = Budget {
+            seconds: Some(self.budget_seconds),
+            small: self.small_limits,
+            ..Budget::default()
+        };
+        commands::answer(&cli, budget).map_err(|e| match e.downcast::<OverBudget>() {
+            Ok(over) => ExploreError::OverBudget {
+                message: over.to_string(),
+                estimate_seconds: over.estimate,
+                budget_seconds: over.budget,
+            },
+            Err(e) => ExploreError::BadInput(e.to_string()),
+        })
+    }
+}
+
+/// The explorer as the server's oracle: the API's answers are the commands' `--json`.
+impl perfect_play_server::Oracle for Explorer {
+    fn games(&self) -> Value {
+        catalogue()
+    }
+
+    fn answer(
+        &self,
+        game: &str,
+        params: &[(String, String)],
+    ) -> Result<Value, perfect_play_server::Refusal> {
+        Explorer::answer(self, game, params).map_err(|e| match e {
+            ExploreError::UnknownGame(_) => perfect_play_server::Refusal::NotFound(e.to_string()),
+            ExploreError::BadInput(message) => perfect_play_server::Refusal::BadRequest(message),
+            ExploreError::OverBudget {
+                message,
+                estimate_seconds,
+                budget_seconds,
+            } => perfect_play_server::Refusal::OverBudget {
+                message,
+                estimate_seconds,
+                budget_seconds,
+            },
+        })
+    }
+}
+
+/// A heap size from JSON: a number or a decimal string.
+fn heap(value: &Value) -> Option<BigUint> {
+    match value {
+        Value::Number(n) => n.as_u64().map(BigUint::from),
+        Value::String(s) => s.parse().ok(),
+        _ => None,
+    }
+}
+
+fn heaps(answer: &Value, field: &str) -> Vec<BigUint> {
+    answer[field]
+        .as_array()
+        .map(|a| a.iter().filter_map(heap).collect())
+        .unwrap_or_default()
+}
+
+fn join<T: ToString>(items: &[T]) -> String {
+    items
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The heaps after a heap move: heap `index` (1-based) replaced by `leaves`.
+fn after_heap_move(heaps: &[BigUint], index: usize, leaves: &[BigUint]) -> Vec<BigUint> {
+    let mut after = Vec::with_capacity(heaps.len() + leaves.len());
+    for (i, h) in heaps.iter().enumerate() {
+        if i + 1 == index {
+            after.extend(leaves.iter().cloned());
+        } else {
+            after.push(h.clone());
+        }
+    }
+    after
+}
+
+/// Sort key of a move for its maker: wins by increasing remoteness, ties, draws, losses by
+/// decreasing remoteness; unknown remoteness after the known ones of its class.
+fn order(m: &Value) -> (u8, i64) {
+    let r = m["remoteness"].as_i64();
+    match m["outcome"].as_str() {
+        Some("win") => (0, r.unwrap_or(i64::MAX)),
+        Some("tie") => (1, r.unwrap_or(i64::MAX)),
+        Some("draw") => (2, 0),
+        _ => (3, r.map_or(i64::MAX, |r| -r)),
+    }
+}
+
+/// A move of the heap games (`{"heap", "take", "leaves"}`) in a canonical form for lookups.
+fn heap_move_key(m: &Value) -> Option<(u64, String, Vec<String>)> {
+    let mut leaves: Vec<String> = m["leaves"]
+        .as_array()?
+        .iter()
+        .map(|l| heap(l).map(|h| h.to_string()))
+        .collect::<Option<_>>()?;
+    leaves.sort();
+    Some((m["heap"].as_u64()?, heap(&m["take"])?.to_string(), leaves))
+}
+
+/// Fill in and sort `moves` for the game, with the position each leads to.
+fn complete_moves(
+    explorer: &Explorer,
+    spec: &GameSpec,
+    answer: &mut Value,
+    given: &Map<String, Value>,
+) -> Result<(), ExploreError> {
+    let child_query = |position: Option<String>| -> Value {
+        let mut q = given.clone();
+        q.insert("position".into(), json!(position));
+        Value::Object(q)
+    };
+    let mut moves: Vec<Value> = answer["moves"].as_array().cloned().unwrap_or_default();
+    let mut complete = answer["moves_complete"].as_bool().unwrap_or(true);
+    match spec.name {
+        "nim" => {
+            let hs = heaps(answer, "heaps");
+            for m in &mut moves {
+                let leaves = heaps(&m["move"], "leaves");
+                let index = m["move"]["heap"].as_u64().unwrap_or(0) as usize;
+                let after: Vec<BigUint> = after_heap_move(&hs, index, &leaves)
+                    .into_iter()
+                    .filter(|h| *h != BigUint::ZERO)
+                    .collect();
+                m["ends_game"] = json!(after.is_empty());
+                let position = if after.is_empty() {
+                    "0".to_string()
+                } else {
+                    join(&after)
+                };
+                m["position"] = json!(position);
+                m["query"] = child_query(Some(position));
+            }
+        }
+        "tic-tac-toe" => {
+            let board: Vec<char> = answer["board"].as_str().unwrap_or("").chars().collect();
+            let mark = if answer["to_move"] == "o" { 'o' } else { 'x' };
+            for m in &mut moves {
+                let square = m["move"].as_u64().unwrap_or(0) as usize;
+                let mut after = board.clone();
+                if let Some(cell) = square.checked_sub(1).and_then(|i| after.get_mut(i)) {
+                    *cell = mark;
+                }
+                let position: String = after.into_iter().collect();
+                m["ends_game"] = json!(m["remoteness"] == 1);
+                m["position"] = json!(position);
+                m["query"] = child_query(Some(position));
+            }
+        }
+        "connect-four" => {
+            let played: Vec<u64> = answer["moves_played"]
+                .as_array()
+                .map(|a| a.iter().filter_map(Value::as_u64).collect())
+                .unwrap_or_default();
+            let wide = answer["width"].as_u64().unwrap_or(0) > 9;
+            for m in &mut moves {
+                let mut after = played.clone();
+                after.extend(m["move"].as_u64());
+                let position = if wide {
+                    after
+                        .iter()
+                        .map(u64::to_string)
+                        .collect::<Vec<_>>()
+                        .join(",")
+                } else {
+                    after.iter().map(u64::to_string).collect::<String>()
+                };
+                m["ends_game"] = json!(m["remoteness"] == 1);
+                m["position"] = json!(position);
+                m["query"] = child_query(Some(position));
+            }
+        }
+        "dodgem" | "mu-torere" | "quixo" => {
+            for m in &mut moves {
+                let position = m["position"].as_str().map(str::to_string);
+                m["query"] = child_query(position);
+            }
+        }
+        "can-i-win" => {
+            let pool: Vec<i64> = answer["pool"]
+                .as_array()
+                .map(|a| a.iter().filter_map(Value::as_i64).collect())
+                .unwrap_or_default();
+            let target = answer["target"].as_i64().unwrap_or(0);
+            for m in &mut moves {
+                let pick = m["move"].as_i64().unwrap_or(0);
+                let rest: Vec<String> = pool
+                    .iter()
+                    .filter(|&&n| n != pick)
+                    .map(i64::to_string)
+                    .collect();
+                let total = target - pick;
+                let ends = total <= 0 || rest.is_empty();
+                m["ends_game"] = json!(ends);
+                let position = (!ends).then(|| total.to_string());
+                m["position"] = json!(position);
+                let mut q = given.clone();
+                q.insert("position".into(), json!(position));
+                q.insert("pool".into(), json!(rest.join(",")));
+                m["query"] = Value::Object(q);
+            }
+        }
+        "stones" => {
+            moves = stones_moves(explorer, answer, given)?;
+        }
+        "coins" | "subtraction" | "octal" => {
+            let (listed, all) = heap_game_moves(spec.name, answer);
+            complete = all;
+            let hs = heaps(answer, "heaps");
+            let prefix = match spec.name {
+                "coins" => None,
+                "octal" => answer["code"].as_str().map(str::to_string),
+                _ => None,
+            };
+            let set: Vec<String> = answer["move_set"]
+                .as_array()
+                .map(|a| a.iter().map(|v| v.to_string()).collect())
+                .unwrap_or_default();
+            moves = listed;
+            for m in &mut moves {
+                let index = m["move"]["heap"].as_u64().unwrap_or(0) as usize;
+                let leaves = heaps(&m["move"], "leaves");
+                let after: Vec<BigUint> = after_heap_move(&hs, index, &leaves);
+                let ends = after.iter().all(|h| *h == BigUint::ZERO);
+                let mut position = match spec.name {
+                    "coins" => format!(
+                        "{} {}",
+                        after.first().cloned().unwrap_or_default(),
+                        set.get(1..).map(|s| s.join(" ")).unwrap_or_default()
+                    ),
+                    _ if after.is_empty() => "0".to_string(),
+                    _ => join(&after),
+                };
+                if let Some(code) = &prefix {
+                    position = format!("{code} {position}");
+                }
+                m["ends_game"] = json!(ends);
+                m["position"] = json!(position);
+                m["query"] = child_query(Some(position));
+            }
+        }
+        "sum" => {
+            complete = false;
+            let components: Vec<(String, String)> = answer["components"]
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .map(|c| {
+                            let heap = heap(&c["heap"]).map(|h| h.to_string()).unwrap_or_default();
+                            (c["game"].as_str().unwrap_or("").to_string(), heap)
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            moves = answer["winning_moves"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+                .into_iter()
+                .map(|w| {
+                    let index = w["component"].as_u64().unwrap_or(0) as usize;
+                    let mut after = Vec::new();
+                    for (i, (game, heap_text)) in components.iter().enumerate() {
+                        if i + 1 == index {
+                            let leaves = heaps(&w, "leaves");
+                            if leaves.is_empty() {
+                                after.push(format!("{game}:0"));
+                            }
+                            after.extend(leaves.iter().map(|l| format!("{game}:{l}")));
+                        } else {
+                            after.push(format!("{game}:{heap_text}"));
+                        }
+                    }
+                    let position = after.join(" ");
+                    json!({
+                        "move": w,
+                        "outcome": "win",
+                        "remoteness": null,
+                        "ends_game": false,
+                        "position": position,
+                        "query": child_query(Some(position.clone())),
+                    })
+                })
+                .collect();
+        }
+        _ => {}
+    }
+    moves.sort_by_key(order);
+    answer["moves"] = Value::Array(moves);
+    answer["moves_complete"] = json!(complete);
+    Ok(())
+}
+
+/// Every move of a coin, subtraction or octal position, valued by the winning moves the
+/// command listed (every other move loses); remoteness is not known from Grundy values.
+/// Returns the moves and whether they are all of them.
+fn heap_game_moves(game: &str, answer: &Value) -> (Vec<Value>, bool) {
+    let winning: Vec<Value> = answer["winning_moves"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let total = heap(&answer["winning_moves_total"]).unwrap_or_default();
+    let winning_keys: BTreeSet<_> = winning.iter().filter_map(heap_move_key).collect();
+    let valued = |mv: Value, win: bool| {
+        json!({
+            "move": mv,
+            "outcome": if win { "win" } else { "loss" },
+            "remoteness": null,
+        })
+    };
+    let winners_only = |winning: &[Value]| -> (Vec<Value>, bool) {
+        (
+            winning.iter().cloned().map(|m| valued(m, true)).collect(),
+            false,
+        )
+    };
+    if total != BigUint::from(winning.len()) {
+        return winners_only(&winning);
+    }
+    let hs = heaps(answer, "heaps");
+    let mut seen = BTreeSet::new();
+    let mut moves = Vec::new();
+    let code: Option<OctalCode> = match game {
+        "octal" => match answer["code"].as_str() {
+            Some("4!.0") => Some(OctalCode::grundys_game()),
+            Some(code) => code.parse().ok(),
+            None => None,
+        },
+        _ => None,
+    };
+    let set: Vec<u64> = answer["move_set"]
+        .as_array()
+        .map(|a| a.iter().filter_map(Value::as_u64).collect())
+        .unwrap_or_default();
+    for (i, h) in hs.iter().enumerate() {
+        if !seen.insert(h.clone()) {
+            continue;
+        }
+        let mut add = |take: u64, leaves: Vec<BigUint>| {
+            let mv = json!({
+                "heap": i + 1,
+                "take": take,
+                "leaves": leaves.iter().map(crate::output::big_json).collect::<Vec<_>>(),
+            });
+            let win = heap_move_key(&mv).is_some_and(|k| winning_keys.contains(&k));
+            moves.push(valued(mv, win));
+        };
+        match &code {
+            Some(code) => {
+                let Ok(small) = u32::try_from(h) else {
+                    return winners_only(&winning);
+                };
+                if small > 4_096 {
+                    return winners_only(&winning);
+                }
+                for (take, leaves) in octal::moves_of(code, small) {
+                    add(take as u64, leaves.into_iter().map(BigUint::from).collect());
+                }
+            }
+            None => {
+                for &take in &set {
+                    if BigUint::from(take) <= *h {
+                        let left = h - BigUint::from(take);
+                        let leaves = if left == BigUint::ZERO {
+                            vec![]
+                        } else {
+                            vec![left]
+                        };
+                        add(take, leaves);
+                    }
+                }
+            }
+        }
+        if moves.len() > MAX_LISTED_MOVES {
+            return winners_only(&winning);
+        }
+    }
+    (moves, true)
+}
+
+/// The two moves of the Stone Game, valued by asking for the row each leaves.
+fn stones_moves(
+    explorer: &Explorer,
+    answer: &Value,
+    given: &Map<String, Value>,
+) -> Result<Vec<Value>, ExploreError> {
+    let piles: Vec<i128> = answer["piles"]
+        .as_array()
+        .map(|a| a.iter().filter_map(int).collect())
+        .unwrap_or_default();
+    let ties_win = answer["ties_win"].as_bool().unwrap_or(false);
+    let n = piles.len();
+    let mut moves = Vec::new();
+    for (end, taken, rest) in [
+        ("left", piles.first(), piles.get(1..)),
+        ("right", piles.last(), piles.get(..n.saturating_sub(1))),
+    ] {
+        let (Some(&taken), Some(rest)) = (taken, rest) else {
+            continue;
+        };
+        let position = join(rest);
+        let rest_margin = if rest.is_empty() {
+            0
+        } else {
+            let mut args: Vec<String> = vec!["perfect-play".into(), "stones".into()];
+            if ties_win {
+                args.push("--ties-win".into());
+            }
+            args.extend(["--json".to_string(), "--".to_string()]);
+            args.extend(rest.iter().map(i128::to_string));
+            int(&explorer.run(&args)?["margin"]).unwrap_or(0)
+        };
+        let margin = taken - rest_margin;
+        let outcome = match margin.signum() {
+            1 => "win",
+            -1 => "loss",
+            _ if ties_win => "win",
+            _ => "tie",
+        };
+        let mut q = given.clone();
+        q.insert(
+            "position".into(),
+            if rest.is_empty() {
+                Value::Null
+            } else {
+                json!(position)
+            },
+        );
+        moves.push(json!({
+            "move": end,
+            "outcome": outcome,
+            "remoteness": n,
+            "margin": crate::output::int_json(margin),
+            "ends_game": rest.is_empty(),
+            "position": if rest.is_empty() { Value::Null } else { json!(position) },
+            "query": Value::Object(q),
+        }));
+    }
+    Ok(moves)
+}
+
+/// A wide integer from JSON: a number or a decimal string.
+fn int(value: &Value) -> Option<i128> {
+    match value {
+        Value::Number(n) => n.as_i64().map(i128::from),
+        Value::String(s) => s.parse().ok(),
+        _ => None,
+    }
+}

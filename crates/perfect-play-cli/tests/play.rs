@@ -1,0 +1,115 @@
+//! `perfect-play play` driven by scripted stdin: whole games against the perfect player.
+
+use perfect_play_cli::run_in_memory;
+
+fn play(args: &[&str], stdin: &str) -> (u8, String, String) {
+    let mut argv = vec!["perfect-play", "play"];
+    argv.extend(args);
+    let run = run_in_memory(&argv, stdin.as_bytes(), false);
+    (
+        run.status,
+        String::from_utf8(run.stdout).unwrap(),
+        String::from_utf8(run.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn a_whole_game_of_nim_against_the_perfect_player() {
+    // Four heaps of one: every move takes the first heap's token, whatever the computer did.
+    let (status, out, err) = play(&["nim", "1", "1", "1", "1"], &"1 1\n".repeat(4));
+    assert_eq!(status, 0, "{err}");
+    assert_eq!(
+        out.matches("You play take 1 from heap 1").count(),
+        2,
+        "{out}"
+    );
+    assert_eq!(out.matches("I play take 1 from heap 1").count(), 2, "{out}");
+    assert!(out.trim_end().ends_with("Game over: I win."), "{out}");
+}
+
+#[test]
+fn the_perfect_player_wins_nim_from_a_winning_start_whatever_the_person_does() {
+    // The computer moves first from 3 4 5 (a first-player win); the person always takes one
+    // token from the first heap.
+    let (status, out, err) = play(
+        &["nim", "3", "4", "5", "--as", "second"],
+        &"1 1\n".repeat(12),
+    );
+    assert_eq!(status, 0, "{err}");
+    assert!(out.starts_with("Nim: you play second."), "{out}");
+    assert!(
+        out.contains("I play take 2 from heap 1: it wins in 11 moves."),
+        "{out}"
+    );
+    assert!(out.trim_end().ends_with("Game over: I win."), "{out}");
+}
+
+#[test]
+fn commands_moves_hint_undo_and_bad_moves() {
+    let script = "moves\nhint\nfrom heap 9\ntake 2 from heap 1\nundo\nquit\n";
+    let (status, out, err) = play(&["nim", "3", "4", "5"], script);
+    assert_eq!(status, 0, "{err}");
+    assert!(out.contains("Moves, best first (value for you):"), "{out}");
+    assert!(
+        out.contains("  take 2 from heap 1           it wins in 11 moves"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Hint: take 2 from heap 1: it wins in 11 moves."),
+        "{out}"
+    );
+    assert!(
+        out.contains("\"from heap 9\" is not a legal move here"),
+        "{out}"
+    );
+    assert!(
+        out.contains("You play take 2 from heap 1: it wins in 11 moves."),
+        "{out}"
+    );
+    // After the undo the start is shown again, then quit.
+    assert_eq!(out.matches("Position: 3 4 5").count(), 2, "{out}");
+    assert!(out.trim_end().ends_with("Bye."), "{out}");
+}
+
+#[test]
+fn a_whole_game_of_tic_tac_toe_never_lost_by_the_perfect_player() {
+    // The person (second) tries squares 1 to 9 in order each turn; illegal ones are refused.
+    let script: String = (1..=9)
+        .map(|s| format!("{s}\n"))
+        .collect::<String>()
+        .repeat(5);
+    let (status, out, err) = play(&["tic-tac-toe", "--as", "second"], &script);
+    assert_eq!(status, 0, "{err}");
+    assert!(out.contains("I play 1: it ties in 9 moves."), "{out}");
+    assert!(out.contains("Game over"), "{out}");
+    assert!(!out.contains("you win"), "{out}");
+    assert!(out.contains("is not a legal move here"), "{out}");
+}
+
+#[test]
+fn other_games_play_through_the_same_loop() {
+    let (status, out, err) = play(&["stones", "5", "3", "4", "5"], "l\nl\n");
+    assert_eq!(status, 0, "{err}");
+    assert!(out.contains("You play left"), "{out}");
+    assert!(out.contains("Game over"), "{out}");
+    let (status, out, err) = play(&["can-i-win", "10", "11"], "10\n");
+    assert_eq!(status, 0, "{err}");
+    assert!(out.contains("You play 10: it loses in 2 moves."), "{out}");
+    assert!(out.trim_end().ends_with("Game over: I win."), "{out}");
+    let (status, out, _) = play(&["dodgem"], "quit\n");
+    assert_eq!(status, 0);
+    assert!(out.contains("  x..\n  x..\n  .oo\n(x to move)"), "{out}");
+}
+
+#[test]
+fn bad_games_and_options_are_one_line_and_status_2() {
+    for args in [
+        vec!["chess"],
+        vec!["nim", "3", "x"],
+        vec!["nim", "3", "--moves", "1,2"],
+    ] {
+        let (status, out, err) = play(&args, "");
+        assert_eq!(status, 2, "{args:?}: {out}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    }
+}

@@ -1,0 +1,586 @@
+// The perfect-play explorer. Everything it shows comes from the JSON API: one GET per
+// position, every move listed best first with the position it leads to, so the page follows
+// a line without knowing the rules of the game.
+'use strict';
+
+const $ = (id) => document.getElementById(id);
+const el = (tag, attrs = {}, ...children) => {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'class') node.className = v;
+    else if (k === 'style') node.setAttribute('style', v);
+    else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v);
+  }
+  for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return node;
+};
+
+const state = {
+  games: [],
+  spec: null,
+  history: [], // {query, answer} per ply; the last may be {ended: {...}} after a game-ending move
+  future: [], // undone plies, for redo
+  computer: 'none',
+  level: 1,
+  busy: false,
+};
+
+const settings = {
+  get hints() { return localStorage.getItem('pp-hints') !== 'off'; },
+  set hints(on) { localStorage.setItem('pp-hints', on ? 'on' : 'off'); },
+  get palette() { return localStorage.getItem('pp-palette') || 'standard'; },
+  set palette(p) { localStorage.setItem('pp-palette', p); },
+};
+
+function apiUrl(game, query) {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    if (v !== null && v !== undefined && v !== '' && v !== false) params.append(k, String(v));
+  }
+  const q = params.toString();
+  return `/api/v1/${encodeURIComponent(game)}${q ? '?' + q : ''}`;
+}
+
+async function ask(game, query) {
+  const response = await fetch(apiUrl(game, query));
+  const body = await response.json();
+  if (!response.ok) throw new Error(body.error || `HTTP ${response.status}`);
+  return body;
+}
+
+// ---------------------------------------------------------------- words
+
+function moveText(move) {
+  const m = move.move;
+  if (m && typeof m === 'object') {
+    if ('component' in m) return `component ${m.component}: ${m.move}`;
+    let t = `take ${m.take} from heap ${m.heap}`;
+    if (m.leaves && m.leaves.length > 1) t += ` leaving ${m.leaves.join(' and ')}`;
+    return t;
+  }
+  return String(m);
+}
+
+function verdict(outcome, remoteness) {
+  const n = remoteness === null || remoteness === undefined ? '' :
+    ` in ${remoteness} move${remoteness === 1 ? '' : 's'}`;
+  switch (outcome) {
+    case 'win': return `wins${n}`;
+    case 'loss': return `loses${n}`;
+    case 'tie': return `ties${n}`;
+    default: return 'draws (play goes on forever)';
+  }
+}
+
+const sideToMove = (ply) => (ply % 2 === 0 ? 'first' : 'second');
+
+// ---------------------------------------------------------------- the form
+
+function paramsOf(spec) {
+  const query = { position: $('position').value.trim() };
+  for (const p of spec.params) {
+    const input = $(`param-${p.name}`);
+    if (!input) continue;
+    if (p.type === 'boolean') { if (input.checked) query[p.name] = 'true'; }
+    else if (input.value.trim() !== '') query[p.name] = input.value.trim();
+  }
+  return query;
+}
+
+// The parameters the form shows: the ones a person sets, not the pictures' extras.
+const PICTURE_PARAMS = new Set(['pattern', 'line', 'table', 'values', 'upto']);
+
+function showForm(spec, query) {
+  $('game').value = spec.name;
+  $('position').value = query.position || '';
+  $('position').placeholder = spec.examples.map((e) => e.position).find((p) => p) || '(the start)';
+  $('notation').textContent = `Position: ${spec.notation}. CLI: ${spec.command}`;
+  const box = $('params');
+  box.replaceChildren();
+  for (const p of spec.params) {
+    if (PICTURE_PARAMS.has(p.name)) continue;
+    const id = `param-${p.name}`;
+    const input = p.type === 'boolean'
+      ? el('input', { type: 'checkbox', id, title: p.help })
+      : el('input', { id, size: 10, placeholder: p.default, title: p.help });
+    if (p.type === 'boolean') input.checked = query[p.name] === 'true' || query[p.name] === true;
+    else input.value = query[p.name] || '';
+    box.append(el('label', {}, `${p.name} `, input));
+  }
+  const examples = $('examples');
+  examples.replaceChildren(el('span', { class: 'quiet' }, 'Examples: '));
+  for (const ex of spec.examples) {
+    const label = Object.entries(ex).filter(([k]) => k !== 'position').map(([k, v]) => `${k}=${v}`);
+    const text = `${ex.position || '(start)'}${label.length ? ' ' + label.join(' ') : ''}`;
+    examples.append(el('button', { type: 'button', onclick: () => start(spec, { ...ex }) }, text));
+  }
+}
+
+// ---------------------------------------------------------------- game flow
+
+async function start(spec, query) {
+  state.spec = spec;
+  state.history = [];
+  state.future = [];
+  showForm(spec, query);
+  await visit(query);
+}
+
+async function visit(query) {
+  state.busy = true;
+  try {
+    const answer = await ask(state.spec.name, query);
+    state.history.push({ query, answer });
+    render();
+    await computerTurn();
+  } catch (e) {
+    $('status').textContent = `Error: ${e.message}`;
+    $('status').className = 'over';
+  } finally {
+    state.busy = false;
+  }
+}
+
+function current() { return state.history[state.history.length - 1]; }
+function ply() { return state.history.length - 1; }
+
+function computerToMove() {
+  return state.computer !== 'none' && sideToMove(ply()) === state.computer;
+}
+
+function pickMove(moves) {
+  // The perfect player takes the first move (fastest win, else a tie or draw, else the
+  // slowest loss); at a lower level it does so with probability p, else a random move.
+  if (Math.random() < state.level || moves.length === 1) return moves[0];
+  return moves[Math.floor(Math.random() * moves.length)];
+}
+
+async function computerTurn() {
+  const now = current();
+  if (!now || now.ended || !computerToMove()) return;
+  const moves = now.answer.moves || [];
+  if (moves.length === 0) return;
+  await new Promise((r) => setTimeout(r, 250));
+  if (current() !== now) return; // undone meanwhile
+  await play(pickMove(moves), true);
+}
+
+async function play(move, byComputer = false) {
+  if (!byComputer && state.busy) return;
+  state.future = [];
+  if (move.position === null || move.position === undefined || !move.query) {
+    state.history.push({ ended: { move, by: sideToMove(ply()) } });
+    render();
+    return;
+  }
+  await visit(move.query);
+}
+
+function undo() {
+  if (state.history.length <= 1) return;
+  do {
+    state.future.push(state.history.pop());
+  } while (state.history.length > 1 && computerToMove());
+  render();
+}
+
+function redo() {
+  if (state.future.length === 0) return;
+  do {
+    state.history.push(state.future.pop());
+  } while (state.future.length > 0 && computerToMove());
+  render();
+}
+
+// ---------------------------------------------------------------- rendering
+
+function render() {
+  const now = current();
+  if (!now) return;
+  const spec = state.spec;
+  const shown = now.ended ? state.history[state.history.length - 2] : now;
+  $('api-url').textContent = location.origin + apiUrl(spec.name, shown.query);
+  renderStatus(now);
+  renderBoard(spec, shown.answer, shown.query, !now.ended);
+  renderMoves(now.ended ? [] : (now.answer.moves || []));
+  renderChart();
+  renderLine();
+  renderPicture(spec, shown.answer, shown.query);
+  $('undo').disabled = state.history.length <= 1;
+  $('redo').disabled = state.future.length === 0;
+}
+
+function renderStatus(now) {
+  const status = $('status');
+  status.className = '';
+  if (now.ended) {
+    const { move, by } = now.ended;
+    const who = by === 'first' ? 'The first player' : 'The second player';
+    status.textContent = move.outcome === 'win' ? `${who} wins: game over.` :
+      move.outcome === 'loss' ? `${who} loses: game over.` : 'A tie: game over.';
+    status.className = 'over';
+    return;
+  }
+  const a = now.answer;
+  const mover = sideToMove(ply()) === 'first' ? 'The first player' : 'The second player';
+  const you = state.computer === 'none' ? '' :
+    computerToMove() ? ' (the computer)' : ' (you)';
+  if (!a.moves || a.moves.length === 0) {
+    const result = a.outcome === 'loss' ? 'has lost' : a.outcome === 'win' ? 'has won' : 'has tied';
+    status.textContent = `${mover}${you} ${result}: game over.`;
+    status.className = 'over';
+    return;
+  }
+  status.textContent = settings.hints
+    ? `${mover}${you} to move ${verdict(a.outcome, a.remoteness)} with perfect play.`
+    : `${mover}${you} to move.`;
+}
+
+function strengths(moves) {
+  // Fastest win and slowest loss strongest.
+  const rs = (o) => moves.filter((m) => m.outcome === o && m.remoteness !== null).map((m) => m.remoteness);
+  const span = (xs) => [Math.min(...xs), Math.max(...xs)];
+  const [wMin, wMax] = span(rs('win'));
+  const [lMin, lMax] = span(rs('loss'));
+  return (m) => {
+    if (m.remoteness === null || m.remoteness === undefined) return 1;
+    if (m.outcome === 'win') return wMax === wMin ? 1 : 1 - 0.6 * (m.remoteness - wMin) / (wMax - wMin);
+    if (m.outcome === 'loss') return lMax === lMin ? 1 : 0.4 + 0.6 * (m.remoteness - lMin) / (lMax - lMin);
+    return 1;
+  };
+}
+
+function renderMoves(moves) {
+  const list = $('moves');
+  list.replaceChildren();
+  const strength = strengths(moves);
+  const humanTurn = !computerToMove();
+  for (const m of moves) {
+    const button = el('button', {
+      type: 'button',
+      class: `move ${m.outcome}`,
+      'data-outcome': m.outcome,
+      'data-remoteness': m.remoteness === null ? '' : m.remoteness,
+      style: `--strength: ${strength(m).toFixed(2)}`,
+      title: verdict(m.outcome, m.remoteness),
+      onclick: () => humanTurn && !state.busy && play(m),
+    }, moveText(m), el('span', { class: 'value' }, verdict(m.outcome, m.remoteness)));
+    if (!humanTurn) button.disabled = true;
+    list.append(el('li', {}, button));
+  }
+  if (moves.length === 0) list.append(el('li', { class: 'quiet' }, 'no move'));
+}
+
+function renderLine() {
+  const list = $('line');
+  list.replaceChildren();
+  state.history.forEach((h, i) => {
+    const next = state.history[i + 1];
+    if (!next) return;
+    const chosen = next.ended ? next.ended.move :
+      (h.answer.moves || []).find((m) => m.position === next.query.position);
+    if (chosen) list.append(el('li', {}, `${sideToMove(i)}: ${moveText(chosen)} (${verdict(chosen.outcome, chosen.remoteness)})`));
+  });
+}
+
+let chart = null;
+function renderChart() {
+  const plies = [];
+  const series = { win: [], tie: [], draw: [], loss: [] };
+  state.history.forEach((h, i) => {
+    if (h.ended) return;
+    plies.push(i);
+    for (const k of Object.keys(series)) {
+      const o = h.answer.outcome;
+      const r = h.answer.remoteness === null || h.answer.remoteness === undefined ? 0 : h.answer.remoteness;
+      series[k].push(o === k ? r : null);
+    }
+  });
+  const css = getComputedStyle(document.body);
+  const colour = (name) => css.getPropertyValue(`--${name}`).trim();
+  const data = [plies, series.win, series.tie, series.draw, series.loss];
+  const box = $('chart');
+  const width = Math.max(260, box.clientWidth || 320);
+  if (typeof uPlot === 'undefined') return;
+  if (chart) chart.destroy();
+  const point = (name) => ({
+    label: name, stroke: colour(name), width: 0,
+    points: { show: true, size: 9, fill: colour(name), stroke: colour(name) },
+  });
+  chart = new uPlot({
+    width, height: 180,
+    scales: { x: { time: false } },
+    axes: [{ label: 'ply' }, { label: 'remoteness' }],
+    series: [{ label: 'ply' }, point('win'), point('tie'), point('draw'), point('loss')],
+    legend: { show: true },
+  }, data, box);
+}
+
+// ---------------------------------------------------------------- boards
+
+function tokens(n) {
+  const shown = Math.min(n, 40);
+  const row = [];
+  for (let i = 0; i < shown; i++) row.push(el('span', { class: 'token' }));
+  if (n > shown) row.push(el('span', { class: 'token more' }, `+${n - shown}`));
+  return row;
+}
+
+function heapRows(labels, heaps) {
+  return el('div', { class: 'heaps' }, ...heaps.map((h, i) =>
+    el('div', { class: 'heap', 'data-heap': i + 1 },
+      el('span', { class: 'label' }, `${labels(i)}: ${h}`),
+      ...tokens(typeof h === 'number' ? h : 40))));
+}
+
+function clickMove(test) {
+  const now = current();
+  if (!now || now.ended || computerToMove() || state.busy) return;
+  const move = (now.answer.moves || []).find(test);
+  if (move) play(move);
+}
+
+function renderBoard(spec, a, query, live) {
+  const board = $('board');
+  board.replaceChildren();
+  switch (spec.view) {
+    case 'heaps':
+      board.append(heapRows((i) => `heap ${i + 1}`, a.heaps || []));
+      if (a.move_set) board.append(el('p', { class: 'quiet' }, `a move takes ${a.move_set.join(', ')}`));
+      break;
+    case 'coins':
+      board.append(heapRows(() => 'pile', a.heaps || []),
+        el('p', { class: 'quiet' }, `take ${(a.move_set || []).join(', ')} coins; the last coin wins`));
+      break;
+    case 'octal':
+      board.append(el('p', {}, `code ${a.code}`), heapRows((i) => `heap ${i + 1}`, a.heaps || []));
+      break;
+    case 'sum':
+      board.append(heapRows((i) => (a.components[i] || {}).game,
+        (a.components || []).map((c) => c.heap)));
+      break;
+    case 'row': {
+      const piles = a.piles || [];
+      board.append(el('div', { class: 'row' }, ...piles.map((p, i) =>
+        el('span', {
+          class: `pile${i === 0 || i === piles.length - 1 ? ' end' : ''}`,
+          onclick: () => clickMove((m) => m.move === (i === 0 ? 'left' : 'right')),
+        }, p))));
+      break;
+    }
+    case 'pool': {
+      const first = state.history[0].answer;
+      const left = new Set(a.pool || []);
+      board.append(el('div', { class: 'pool' }, ...(first.pool || []).map((n) =>
+        el('span', {
+          class: `number${left.has(n) ? '' : ' picked'}`,
+          onclick: () => clickMove((m) => m.move === n),
+        }, n))));
+      const reached = (first.target || 0) - (a.target || 0);
+      board.append(el('p', { class: 'total' }, `running total ${reached} of ${first.target}; ${a.target} to go`));
+      break;
+    }
+    case 'tic-tac-toe': {
+      const cells = (a.board || '.........').split('');
+      board.append(el('div', { class: 'grid', style: 'grid-template-columns: repeat(3, 3rem)' },
+        ...cells.map((c, i) => el('button', {
+          type: 'button', class: `cell ${c === '.' ? '' : c}`, 'data-square': i + 1,
+          onclick: () => live && clickMove((m) => m.move === i + 1),
+        }, c === '.' ? '' : c.toUpperCase()))));
+      break;
+    }
+    case 'connect-four': {
+      const w = a.width || 4;
+      const h = a.height || 4;
+      const grid = Array.from({ length: h }, () => Array(w).fill('.'));
+      const heights = Array(w).fill(0);
+      (a.moves_played || []).forEach((c, i) => {
+        const col = c - 1;
+        if (col >= 0 && col < w && heights[col] < h) grid[h - 1 - heights[col]++][col] = i % 2 === 0 ? 'x' : 'o';
+      });
+      const cells = [];
+      for (let r = 0; r < h; r++) for (let c = 0; c < w; c++) {
+        cells.push(el('button', {
+          type: 'button', class: `cell ${grid[r][c] === '.' ? '' : grid[r][c]}`,
+          onclick: () => live && clickMove((m) => m.move === c + 1),
+        }));
+      }
+      for (let c = 0; c < w; c++) cells.push(el('span', { class: 'colnum' }, c + 1));
+      board.append(el('div', { class: 'grid c4', style: `grid-template-columns: repeat(${w}, 2.6rem)` }, ...cells));
+      break;
+    }
+    case 'grid': {
+      const [marks] = (a.position || '').split(':');
+      const rows = marks.split('/');
+      const n = rows.length;
+      board.append(el('div', { class: 'grid', style: `grid-template-columns: repeat(${n}, 3rem)` },
+        ...rows.flatMap((r) => r.split('').map((c) =>
+          el('span', { class: `cell ${c === '.' ? '' : c}` }, c === '.' ? '' : c.toUpperCase())))));
+      board.append(el('p', { class: 'quiet' }, `${spec.name} ${a.variant}: ${a.position}`));
+      break;
+    }
+    case 'star': {
+      const [marks] = (a.position || '').split(':');
+      const ns = 'http://www.w3.org/2000/svg';
+      const svg = document.createElementNS(ns, 'svg');
+      svg.setAttribute('viewBox', '-120 -120 240 240');
+      svg.setAttribute('width', '240');
+      svg.setAttribute('class', 'star');
+      const at = (i) => i === 8 ? [0, 0] : [90 * Math.sin(i * Math.PI / 4), -90 * Math.cos(i * Math.PI / 4)];
+      for (let i = 0; i < 8; i++) {
+        for (const j of [8, (i + 1) % 8]) {
+          const line = document.createElementNS(ns, 'line');
+          const [x1, y1] = at(i); const [x2, y2] = at(j);
+          Object.entries({ x1, y1, x2, y2, stroke: '#999', 'stroke-width': 3 }).forEach(([k, v]) => line.setAttribute(k, v));
+          svg.append(line);
+        }
+      }
+      for (let i = 0; i < 9; i++) {
+        const c = document.createElementNS(ns, 'circle');
+        const [cx, cy] = at(i);
+        const mark = marks[i] || '.';
+        Object.entries({ cx, cy, r: 16, class: 'point', fill: mark === 'x' ? '#1f4e9c' : mark === 'o' ? '#b8331e' : 'white' })
+          .forEach(([k, v]) => c.setAttribute(k, v));
+        svg.append(c);
+      }
+      board.append(svg, el('p', { class: 'quiet' }, `points 1-8 clockwise from the top, then the centre: ${a.position}`));
+      break;
+    }
+    default:
+      board.append(el('pre', {}, query.position || ''));
+  }
+}
+
+// ---------------------------------------------------------------- family pictures
+
+async function renderPicture(spec, a, query) {
+  const box = $('picture');
+  box.dataset.token = String(state.history.length);
+  const mine = box.dataset.token;
+  try {
+    let node = null;
+    if (spec.name === 'coins' || spec.name === 'subtraction') node = await strip(spec, a, query);
+    else if (spec.name === 'octal') node = await grundyPlot(spec, a, query);
+    else if (spec.name === 'stones') node = await heatMap(spec, a, query);
+    if (box.dataset.token !== mine) return; // a newer position is being drawn
+    box.replaceChildren(...(node ? [node] : []));
+  } catch (e) {
+    if (box.dataset.token === mine) box.replaceChildren(el('p', { class: 'quiet' }, `(no picture: ${e.message})`));
+  }
+}
+
+async function strip(spec, a, query) {
+  const full = await ask(spec.name, { ...query, pattern: 'true' });
+  const values = full.pattern || [];
+  const period = full.outcome_period || full.period;
+  const here = new Set((a.heaps || []).map(Number));
+  const shown = values.slice(0, Math.max(40, Math.min(values.length, Math.max(...here, 0) + 8, 300)));
+  const cells = shown.map((v, n) => {
+    const cls = [v === 0 ? 'l' : 'w'];
+    if (here.has(n)) cls.push('here');
+    if (period && n < period.preperiod) cls.push('pre');
+    if (period && n >= period.preperiod && (n - period.preperiod) % period.period === 0) cls.push('period-start');
+    return el('span', { class: cls.join(' '), title: `pile ${n}: ${v === 0 ? 'loss' : 'win'} for the player to move (value ${v})` }, n);
+  });
+  const caption = period
+    ? `W/L of every pile size (win coloured as a win for the player to move); preperiod ${period.preperiod}, period ${period.period}: each period starts after a gap.`
+    : 'W/L of every pile size; no period proven.';
+  return el('figure', { class: 'family' }, el('figcaption', { class: 'quiet' }, caption), el('div', { class: 'strip' }, ...cells));
+}
+
+async function grundyPlot(spec, a, query) {
+  const largest = Math.max(64, ...(a.heaps || []).map(Number).filter(Number.isFinite));
+  const full = await ask(spec.name, { ...query, values: 'true', upto: Math.min(largest, 2000) });
+  const values = full.values || [];
+  const figure = el('figure', { class: 'family' }, el('figcaption', { class: 'quiet' },
+    `Grundy values of ${full.code} for heaps 0-${values.length - 1}` +
+    (full.period ? `; period ${full.period.period} from heap ${full.period.preperiod} (proven)` : '; no period proven in this range')));
+  if (typeof uPlot !== 'undefined') {
+    const holder = el('div');
+    figure.append(holder);
+    setTimeout(() => new uPlot({
+      width: Math.max(300, $('stage').clientWidth - 20), height: 200,
+      scales: { x: { time: false } },
+      axes: [{ label: 'heap' }, { label: 'Grundy value' }],
+      series: [{ label: 'heap' }, { label: 'value', stroke: '#5a3e85', width: 0, points: { show: true, size: 4, fill: '#5a3e85' } }],
+    }, [values.map((_, i) => i), values], holder), 0);
+  }
+  return figure;
+}
+
+async function heatMap(spec, a, query) {
+  const n = (a.piles || []).length;
+  if (n === 0 || n > 64) return null;
+  const full = await ask(spec.name, { ...query, table: 'true', line: 'true' });
+  const table = full.table || [];
+  let i = 0; let j = n - 1;
+  const path = new Set([`0,${n - 1}`]);
+  for (const step of full.best_line || []) {
+    if (step === 'left') i++; else j--;
+    if (i <= j) path.add(`${i},${j}`);
+  }
+  const max = Math.max(1, ...table.flat().filter((v) => v !== null).map((v) => Math.abs(Number(v))));
+  const rows = table.map((row, r) => el('tr', {}, el('th', {}, r + 1), ...row.map((v, c) => {
+    if (v === null) return el('td');
+    const x = Number(v) / max;
+    const colour = x >= 0 ? 'var(--win)' : 'var(--loss)';
+    return el('td', {
+      class: path.has(`${r},${c}`) ? 'path' : '',
+      style: `background: color-mix(in srgb, ${colour} ${Math.round(Math.abs(x) * 70)}%, white)`,
+      title: `piles ${r + 1}-${c + 1}: the player to move ends ${v} ahead`,
+    }, v);
+  })));
+  return el('figure', { class: 'family' },
+    el('figcaption', { class: 'quiet' }, 'Margin for the player to move on every interval (row: first pile, column: last); the optimal line is outlined.'),
+    el('table', { class: 'heat' }, el('tr', {}, el('th'), ...table.map((_, c) => el('th', {}, c + 1))), ...rows));
+}
+
+// ---------------------------------------------------------------- start
+
+async function main() {
+  document.body.classList.toggle('safe', settings.palette === 'safe');
+  document.body.classList.toggle('no-hints', !settings.hints);
+  $('hints').checked = settings.hints;
+  $('palette').value = settings.palette;
+  $('hints').addEventListener('change', () => {
+    settings.hints = $('hints').checked;
+    document.body.classList.toggle('no-hints', !settings.hints);
+    render();
+  });
+  $('palette').addEventListener('change', () => {
+    settings.palette = $('palette').value;
+    document.body.classList.toggle('safe', settings.palette === 'safe');
+    render();
+  });
+  $('computer').addEventListener('change', async () => {
+    state.computer = $('computer').value;
+    render();
+    await computerTurn();
+  });
+  $('level').addEventListener('change', () => { state.level = Number($('level').value); });
+  $('undo').addEventListener('click', undo);
+  $('redo').addEventListener('click', redo);
+  $('restart').addEventListener('click', () => state.history.length && start(state.spec, state.history[0].query));
+  $('game').addEventListener('change', () => {
+    const spec = state.games.find((g) => g.name === $('game').value);
+    start(spec, { ...spec.examples[0] });
+  });
+  $('ask').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const spec = state.games.find((g) => g.name === $('game').value);
+    start(spec, paramsOf(spec));
+  });
+  const { games } = await (await fetch('/api/v1/games')).json();
+  state.games = games;
+  for (const g of games) $('game').append(el('option', { value: g.name }, g.title));
+  const wanted = new URLSearchParams(location.search);
+  const spec = games.find((g) => g.name === wanted.get('game')) || games[0];
+  const query = wanted.has('position') ? Object.fromEntries([...wanted].filter(([k]) => k !== 'game')) : { ...spec.examples[0] };
+  await start(spec, query);
+}
+
+// The page's state, for the end-to-end tests and the curious (read it, don't write it).
+window.perfectPlay = { state };
+
+main();

@@ -1,0 +1,274 @@
+//! The perfect-play web explorer: a JSON API over the games and a page to see and play them.
+//!
+//! This crate is the HTTP layer only: routes, errors as JSON, the answer cache, the OpenAPI
+//! document and the page's assets (embedded, so the binary serves them with nothing else on
+//! disk). What a position is worth comes from an [`Oracle`] the caller hands over; the
+//! `perfect-play` binary hands over its own commands' answers, so the API's JSON is the CLI's.
+//!
+//! Every request gets an answer: bad input is 400, an unknown game or path 404, a query whose
+//! estimated cost is above the per-request budget 422 (refused before any work, never queued),
+//! each with `{"error": "..."}`.
+
+use axum::Router;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use lru::LruCache;
+use serde_json::{Value, json};
+use std::net::SocketAddr;
+use std::num::NonZeroUsize;
+use std::sync::{Arc, Mutex};
+use tokio::sync::Semaphore;
+
+/// Why an oracle does not answer.
+#[derive(Debug, thiserror::Error)]
+pub enum Refusal {
+    /// No such game (404).
+    #[error("{0}")]
+    NotFound(String),
+    /// The position or a parameter is not accepted (400).
+    #[error("{0}")]
+    BadRequest(String),
+    /// The estimated cost is above the budget (422).
+    #[error("{message}")]
+    OverBudget {
+        /// The sentence with the figure.
+        message: String,
+        /// The estimate, in seconds.
+        estimate_seconds: f64,
+        /// The budget, in seconds.
+        budget_seconds: f64,
+    },
+}
+
+/// What the server asks about games.
+pub trait Oracle: Send + Sync + 'static {
+    /// Every game with its parameters and example positions (`GET /api/v1/games`).
+    fn games(&self) -> Value;
+    /// The answer for `game` with these query parameters (`position` among them).
+    fn answer(&self, game: &str, params: &[(String, String)]) -> Result<Value, Refusal>;
+}
+
+/// The longest query string accepted (bytes): far past any real position.
+pub const MAX_QUERY_BYTES: usize = 8 << 10;
+
+/// Answers kept in memory, most recently used first.
+const CACHE_ENTRIES: usize = 4_096;
+
+/// The page and its assets, embedded.
+const INDEX_HTML: &str = include_str!("../assets/index.html");
+const APP_JS: &str = include_str!("../assets/app.js");
+const STYLE_CSS: &str = include_str!("../assets/style.css");
+/// uPlot, the chart library (MIT; see assets/vendor/README.md).
+const UPLOT_JS: &str = include_str!("../assets/vendor/uplot.iife.min.js");
+const UPLOT_CSS: &str = include_str!("../assets/vendor/uplot.min.css");
+/// The OpenAPI document of the API.
+pub const OPENAPI_JSON: &str = include_str!("../assets/openapi.json");
+
+type CacheKey = (String, Vec<(String, String)>);
+
+struct Shared {
+    oracle: Arc<dyn Oracle>,
+    cache: Mutex<LruCache<CacheKey, (StatusCode, Arc<str>)>>,
+    /// Answers computed at once: one per core, so a burst of slow questions waits its turn
+    /// instead of starving the quick ones of every thread.
+    workers: Semaphore,
+}
+
+/// The routes, ready to serve.
+pub fn router(oracle: Arc<dyn Oracle>) -> Router {
+    let workers = std::thread::available_parallelism().map_or(2, NonZeroUsize::get);
+    let shared = Arc::new(Shared {
+        oracle,
+        cache: Mutex::new(LruCache::new(
+            NonZeroUsize::new(CACHE_ENTRIES).unwrap_or(NonZeroUsize::MIN),
+        )),
+        workers: Semaphore::new(workers),
+    });
+    Router::new()
+        .route(
+            "/",
+            get(|| async { asset("text/html; charset=utf-8", INDEX_HTML) }),
+        )
+        .route(
+            "/app.js",
+            get(|| async { asset("text/javascript; charset=utf-8", APP_JS) }),
+        )
+        .route(
+            "/style.css",
+            get(|| async { asset("text/css; charset=utf-8", STYLE_CSS) }),
+        )
+        .route(
+            "/vendor/uplot.iife.min.js",
+            get(|| async { asset("text/javascript; charset=utf-8", UPLOT_JS) }),
+        )
+        .route(
+            "/vendor/uplot.min.css",
+            get(|| async { asset("text/css; charset=utf-8", UPLOT_CSS) }),
+        )
+        .route(
+            "/api/openapi.json",
+            get(|| async { asset("application/json", OPENAPI_JSON) }),
+        )
+        .route("/api/v1/games", get(games))
+        .route("/api/v1/{game}", get(position))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .with_state(shared)
+}
+
+/// Serve on `listener` until the process ends.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    oracle: Arc<dyn Oracle>,
+) -> std::io::Result<()> {
+    axum::serve(listener, router(oracle)).await
+}
+
+/// Bind `host:port`, call `ready` with the address bound (port 0 picks a free one), and serve
+/// until Ctrl-C. Builds its own runtime: the caller need not be async.
+pub fn run(
+    host: &str,
+    port: u16,
+    oracle: Arc<dyn Oracle>,
+    ready: impl FnOnce(SocketAddr),
+) -> std::io::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind((host, port)).await?;
+        ready(listener.local_addr()?);
+        axum::serve(listener, router(oracle))
+            .with_graceful_shutdown(async {
+                let _ = tokio::signal::ctrl_c().await;
+            })
+            .await
+    })
+}
+
+fn asset(content_type: &'static str, body: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, content_type),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// A JSON response with CORS open, so that other pages may call the API.
+fn json_response(status: StatusCode, body: String) -> Response<String> {
+    let mut response = Response::new(body);
+    *response.status_mut() = status;
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    headers.insert(
+        header::ACCESS_CONTROL_ALLOW_ORIGIN,
+        HeaderValue::from_static("*"),
+    );
+    response
+}
+
+fn error(status: StatusCode, message: &str) -> Response<String> {
+    json_response(status, json!({ "error": message }).to_string())
+}
+
+async fn not_found() -> Response<String> {
+    error(
+        StatusCode::NOT_FOUND,
+        "no such page: the API is under /api/v1/ (see /api/openapi.json)",
+    )
+}
+
+async fn method_not_allowed(method: Method) -> Response<String> {
+    error(
+        StatusCode::METHOD_NOT_ALLOWED,
+        &format!("{method} is not served here: every route answers GET"),
+    )
+}
+
+async fn games(State(shared): State<Arc<Shared>>) -> Response<String> {
+    json_response(StatusCode::OK, shared.oracle.games().to_string())
+}
+
+/// The query string as name/value pairs; bad percent-encoding or bytes that are not UTF-8
+/// become U+FFFD, which no game accepts, so they are refused with the game's own message.
+fn parse_query(raw: &str) -> Vec<(String, String)> {
+    form_urlencoded::parse(raw.as_bytes())
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect()
+}
+
+async fn position(
+    State(shared): State<Arc<Shared>>,
+    Path(game): Path<String>,
+    RawQuery(raw): RawQuery,
+) -> Response<String> {
+    let raw = raw.unwrap_or_default();
+    if raw.len() > MAX_QUERY_BYTES {
+        return error(
+            StatusCode::BAD_REQUEST,
+            &format!(
+                "the query is {} bytes, over the limit of {MAX_QUERY_BYTES}",
+                raw.len()
+            ),
+        );
+    }
+    let mut params = parse_query(&raw);
+    params.sort();
+    let key = (game, params);
+    if let Some((status, body)) = shared
+        .cache
+        .lock()
+        .ok()
+        .and_then(|mut c| c.get(&key).cloned())
+    {
+        return json_response(status, body.to_string());
+    }
+    let Ok(_permit) = shared.workers.acquire().await else {
+        return error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the server is shutting down",
+        );
+    };
+    let oracle = Arc::clone(&shared.oracle);
+    let (game, params) = key.clone();
+    let answered = tokio::task::spawn_blocking(move || oracle.answer(&game, &params)).await;
+    let (status, body) = match answered {
+        Ok(Ok(value)) => (StatusCode::OK, value),
+        Ok(Err(Refusal::NotFound(message))) => (StatusCode::NOT_FOUND, json!({ "error": message })),
+        Ok(Err(Refusal::BadRequest(message))) => {
+            (StatusCode::BAD_REQUEST, json!({ "error": message }))
+        }
+        Ok(Err(Refusal::OverBudget {
+            message,
+            estimate_seconds,
+            budget_seconds,
+        })) => (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            json!({
+                "error": message,
+                "estimate_seconds": estimate_seconds,
+                "budget_seconds": budget_seconds,
+            }),
+        ),
+        Err(_) => {
+            return error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the answer failed unexpectedly; please report the query",
+            );
+        }
+    };
+    let body: Arc<str> = body.to_string().into();
+    // Answers and refusals are functions of the query alone: both are kept.
+    if let Ok(mut cache) = shared.cache.lock() {
+        cache.put(key, (status, Arc::clone(&body)));
+    }
+    json_response(status, body.to_string())
+}
