@@ -310,7 +310,10 @@ function renderChart() {
   });
   chart = new uPlot({
     width, height: 180,
-    scales: { x: { time: false } },
+    scales: {
+      x: { time: false, range: (u, min, max) => [0, Math.max(10, max)] },
+      y: { range: (u, min, max) => [0, Math.max(5, max + 1)] },
+    },
     axes: [{ label: 'ply' }, { label: 'remoteness' }],
     series: [{ label: 'ply' }, point('win'), point('tie'), point('draw'), point('loss')],
     legend: { show: true },
