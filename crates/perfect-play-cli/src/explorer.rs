@@ -48,6 +48,8 @@ pub struct Param {
     pub name: &'static str,
     /// `boolean`, `integer` or `list` (comma-separated integers).
     pub kind: &'static str,
+    /// Whether the game needs it (no default).
+    pub required: bool,
     /// Its value when it is not given.
     pub default: &'static str,
     /// What it means.
@@ -77,6 +79,7 @@ pub struct GameSpec {
 const PATTERN: Param = Param {
     name: "pattern",
     kind: "boolean",
+    required: false,
     default: "false",
     help: "also give the values of every pile size up to the piles (the W/L strip)",
 };
@@ -84,6 +87,7 @@ const PATTERN: Param = Param {
 const MISERE: Param = Param {
     name: "misere",
     kind: "boolean",
+    required: false,
     default: "false",
     help: "misère play: whoever makes the last move loses",
 };
@@ -127,7 +131,8 @@ pub const GAMES: &[GameSpec] = &[
             Param {
                 name: "moves",
                 kind: "list",
-                default: "1,2,3",
+                required: true,
+                default: "",
                 help: "the numbers a move may take",
             },
             MISERE,
@@ -148,18 +153,21 @@ pub const GAMES: &[GameSpec] = &[
             Param {
                 name: "ties_win",
                 kind: "boolean",
+                required: false,
                 default: "false",
                 help: "a tie counts as a win for the player to move",
             },
             Param {
                 name: "line",
                 kind: "boolean",
+                required: false,
                 default: "false",
                 help: "also give the whole optimal line",
             },
             Param {
                 name: "table",
                 kind: "boolean",
+                required: false,
                 default: "false",
                 help: "also give the margin of every interval (rows of up to 64 piles)",
             },
@@ -177,12 +185,14 @@ pub const GAMES: &[GameSpec] = &[
             Param {
                 name: "values",
                 kind: "boolean",
+                required: false,
                 default: "false",
                 help: "also give the Grundy values of heaps 0 to upto",
             },
             Param {
                 name: "upto",
                 kind: "integer",
+                required: false,
                 default: "",
                 help: "compute the values of heaps 0 to this (stopping at a proven period)",
             },
@@ -199,6 +209,7 @@ pub const GAMES: &[GameSpec] = &[
             Param {
                 name: "pool",
                 kind: "list",
+                required: false,
                 default: "",
                 help: "the numbers to pick from (then the position is TOTAL alone)",
             },
@@ -229,12 +240,14 @@ pub const GAMES: &[GameSpec] = &[
             Param {
                 name: "width",
                 kind: "integer",
+                required: false,
                 default: "4",
                 help: "columns",
             },
             Param {
                 name: "height",
                 kind: "integer",
+                required: false,
                 default: "4",
                 help: "rows",
             },
@@ -250,6 +263,7 @@ pub const GAMES: &[GameSpec] = &[
         params: &[Param {
             name: "size",
             kind: "integer",
+            required: false,
             default: "3",
             help: "the board is size x size",
         }],
@@ -273,6 +287,7 @@ pub const GAMES: &[GameSpec] = &[
         params: &[Param {
             name: "size",
             kind: "integer",
+            required: false,
             default: "3",
             help: "the board is size x size",
         }],
@@ -297,7 +312,8 @@ pub fn catalogue() -> Value {
                 "notation": g.notation,
                 "command": format!("perfect-play {}", g.command.join(" ")),
                 "params": g.params.iter().map(|p| json!({
-                    "name": p.name, "type": p.kind, "default": p.default, "help": p.help,
+                    "name": p.name, "type": p.kind, "required": p.required,
+                    "default": p.default, "help": p.help,
                 })).collect::<Vec<_>>(),
                 "examples": g.examples.iter().map(|(position, params)| {
                     let mut query = Map::new();
@@ -387,6 +403,14 @@ impl Explorer {
         args.push("--".into());
         args.extend(position.split_whitespace().map(str::to_string));
         let mut answer = self.run(&args)?;
+        if answer.get("outcome").is_none() {
+            // The command answered something other than a position (a code's period, a
+            // set's sequence): the explorer answers positions only.
+            return Err(ExploreError::BadInput(format!(
+                "give a position for {}: {}",
+                spec.name, spec.notation
+            )));
+        }
         complete_moves(self, spec, &mut answer, &given)?;
         answer["query"] = Value::Object(given);
         Ok(answer)

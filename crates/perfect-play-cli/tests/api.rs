@@ -321,6 +321,8 @@ fn bad_input_is_400_unknown_games_and_paths_404_with_a_json_error() {
         ("/api/v1/nim?misere=maybe", 400),
         ("/api/v1/tic-tac-toe?position=xxxxxxxxx", 400),
         ("/api/v1/dodgem?size=99", 400),
+        ("/api/v1/subtraction?moves=1,2", 400),
+        ("/api/v1/octal?position=0.77", 400),
         ("/api/v1/nim?position=%FF%FE", 400),
         ("/api/v1/nim?position=%zz", 400),
         ("/api/v1/chess?position=e4", 404),
@@ -410,33 +412,43 @@ fn the_openapi_document_describes_every_game_and_parameter() {
     let (status, doc) = get("/api/openapi.json");
     assert_eq!(status, 200);
     assert_eq!(doc["openapi"], "3.1.0");
-    let operation = &doc["paths"]["/api/v1/{game}"]["get"];
-    let params: Vec<&str> = operation["parameters"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["name"].as_str().unwrap())
-        .collect();
-    let game_enum = operation["parameters"][0]["schema"]["enum"]
-        .as_array()
-        .unwrap();
+    assert!(doc["paths"]["/api/v1/games"]["get"].is_object());
     for game in perfect_play_cli::explorer::GAMES {
+        let operation = &doc["paths"][format!("/api/v1/{}", game.name)]["get"];
         assert!(
-            game_enum.iter().any(|g| g == game.name),
-            "{} not in the document",
+            operation.is_object(),
+            "{} has no path in the document",
             game.name
         );
-        for p in game.params {
-            assert!(
-                params.contains(&p.name),
-                "{}: {} not in the document",
+        let params: Vec<&str> = operation["parameters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["name"].as_str().unwrap())
+            .collect();
+        let mut expected = vec!["position"];
+        expected.extend(game.params.iter().map(|p| p.name));
+        assert_eq!(params, expected, "{}", game.name);
+        for (p, described) in game
+            .params
+            .iter()
+            .zip(&operation["parameters"].as_array().unwrap()[1..])
+        {
+            assert_eq!(
+                described["required"].as_bool().unwrap_or(false),
+                p.required,
+                "{} {}",
                 game.name,
                 p.name
             );
         }
-    }
-    for code in ["200", "400", "404", "422"] {
-        assert!(operation["responses"][code].is_object(), "{code}");
+        for code in ["200", "400", "404", "422"] {
+            assert!(
+                operation["responses"][code].is_object(),
+                "{} {code}",
+                game.name
+            );
+        }
     }
 }
 
