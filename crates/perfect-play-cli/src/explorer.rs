@@ -12,6 +12,7 @@ use crate::args::Cli;
 use crate::commands::{self, Budget, OverBudget};
 use clap::Parser;
 use num_bigint::BigUint;
+use perfect_play::impartial::{ComponentMove, HeapGame, SumGame};
 use perfect_play::octal::{self, OctalCode};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
@@ -665,7 +666,6 @@ fn complete_moves(
             }
         }
         "sum" => {
-            complete = false;
             let components: Vec<(String, String)> = answer["components"]
                 .as_array()
                 .map(|a| {
@@ -677,12 +677,11 @@ fn complete_moves(
                         .collect()
                 })
                 .unwrap_or_default();
-            moves = answer["winning_moves"]
-                .as_array()
-                .cloned()
-                .unwrap_or_default()
+            let (listed, all) = sum_moves(answer, &components);
+            complete = all;
+            moves = listed
                 .into_iter()
-                .map(|w| {
+                .map(|(w, win)| {
                     let index = w["component"].as_u64().unwrap_or(0) as usize;
                     let mut after = Vec::new();
                     for (i, (game, heap_text)) in components.iter().enumerate() {
@@ -699,7 +698,7 @@ fn complete_moves(
                     let position = after.join(" ");
                     json!({
                         "move": w,
-                        "outcome": "win",
+                        "outcome": if win { "win" } else { "loss" },
                         "remoteness": null,
                         "ends_game": false,
                         "position": position,
@@ -798,6 +797,71 @@ fn heap_game_moves(game: &str, answer: &Value) -> (Vec<Value>, bool) {
         }
         if moves.len() > MAX_LISTED_MOVES {
             return winners_only(&winning);
+        }
+    }
+    (moves, true)
+}
+
+/// Every move of a sum, valued by the winning moves the command listed (every other move
+/// loses), when that list is complete and every heap small; else the winning moves alone.
+/// Equal components are listed once (the first), as the command counts them.
+fn sum_moves(answer: &Value, components: &[(String, String)]) -> (Vec<(Value, bool)>, bool) {
+    let winning: Vec<Value> = answer["winning_moves"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let winners_only = || (winning.iter().cloned().map(|w| (w, true)).collect(), false);
+    let total = heap(&answer["winning_moves_total"]).unwrap_or_default();
+    if total != BigUint::from(winning.len()) {
+        return winners_only();
+    }
+    let key = |m: &Value| -> Option<(u64, String, Vec<String>)> {
+        let mut leaves: Vec<String> = m["leaves"]
+            .as_array()?
+            .iter()
+            .map(|l| heap(l).map(|h| h.to_string()))
+            .collect::<Option<_>>()?;
+        leaves.sort();
+        Some((
+            m["component"].as_u64()?,
+            heap(&m["take"])?.to_string(),
+            leaves,
+        ))
+    };
+    let winning_keys: BTreeSet<_> = winning.iter().filter_map(key).collect();
+    let mut seen = BTreeSet::new();
+    let mut moves = Vec::new();
+    for (i, (game, heap_text)) in components.iter().enumerate() {
+        if !seen.insert((game.clone(), heap_text.clone())) {
+            continue;
+        }
+        let (Ok(game), Ok(h)) = (game.parse::<HeapGame>(), heap_text.parse::<u32>()) else {
+            return winners_only();
+        };
+        if h > 4_096 {
+            return winners_only();
+        }
+        let sum = SumGame {
+            games: vec![game],
+            misere: false,
+        };
+        for (take, leaves) in sum.heap_moves(0, h) {
+            let described = ComponentMove {
+                component: i + 1,
+                take: BigUint::from(take),
+                leaves: leaves.iter().map(|&l| BigUint::from(l)).collect(),
+            };
+            let mv = json!({
+                "component": i + 1,
+                "move": described.describe(),
+                "take": take,
+                "leaves": leaves,
+            });
+            let win = key(&mv).is_some_and(|k| winning_keys.contains(&k));
+            moves.push((mv, win));
+        }
+        if moves.len() > MAX_LISTED_MOVES {
+            return winners_only();
         }
     }
     (moves, true)

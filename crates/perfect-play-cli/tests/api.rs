@@ -305,9 +305,22 @@ fn heap_games_list_every_move_and_sums_their_winning_moves() {
     for p in ["9 3 4", "7 3 4", "6 3 4"] {
         assert!(positions.contains(&p), "{positions:?}");
     }
+    // A sum lists every move of every component: 3 + 5 here, one of them winning.
     let (_, sum) = get("/api/v1/sum?position=nim:3+nim:5");
-    assert_eq!(sum["moves_complete"], false);
-    assert_eq!(sum["moves"][0]["position"], "nim:3 nim:3");
+    assert_eq!(sum["moves_complete"], true);
+    let moves = sum["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 8);
+    assert_eq!(moves.iter().filter(|m| m["outcome"] == "win").count(), 1);
+    assert_eq!(moves[0]["position"], "nim:3 nim:3");
+    assert_eq!(moves[0]["move"]["move"], "take 2");
+    // Equal components are one: Kayles 4 + Kayles 4 lists the moves of the first only.
+    let (_, twins) = get("/api/v1/sum?position=0.77:4+0.77:4");
+    let listed = twins["moves"].as_array().unwrap();
+    assert!(
+        listed.iter().all(|m| m["move"]["component"] == 1),
+        "{twins}"
+    );
+    assert!(listed.iter().all(|m| m["outcome"] == "loss"), "{twins}");
 }
 
 #[test]

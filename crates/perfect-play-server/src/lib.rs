@@ -199,7 +199,7 @@ async fn games(State(shared): State<Arc<Shared>>) -> Response<String> {
 
 /// The query string as name/value pairs; bad percent-encoding or bytes that are not UTF-8
 /// become U+FFFD, which no game accepts, so they are refused with the game's own message.
-fn parse_query(raw: &str) -> Vec<(String, String)> {
+pub fn parse_query(raw: &str) -> Vec<(String, String)> {
     form_urlencoded::parse(raw.as_bytes())
         .map(|(k, v)| (k.into_owned(), v.into_owned()))
         .collect()
