@@ -633,33 +633,37 @@ fn complete_moves(
             let (listed, all) = heap_game_moves(spec.name, answer);
             complete = all;
             let hs = heaps(answer, "heaps");
-            let prefix = match spec.name {
-                "coins" => None,
-                "octal" => answer["code"].as_str().map(str::to_string),
-                _ => None,
+            // What stays in the notation besides the heaps: the code (octal), the two moves
+            // besides 1 as they were typed (coins).
+            let typed: Vec<&str> = given
+                .get("position")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .split_whitespace()
+                .collect();
+            let (before, after_heaps) = match spec.name {
+                "octal" => (typed.first().map(|c| format!("{c} ")), String::new()),
+                "coins" => (
+                    None,
+                    format!(" {}", typed.get(1..).unwrap_or_default().join(" ")),
+                ),
+                _ => (None, String::new()),
             };
-            let set: Vec<String> = answer["move_set"]
-                .as_array()
-                .map(|a| a.iter().map(|v| v.to_string()).collect())
-                .unwrap_or_default();
             moves = listed;
             for m in &mut moves {
                 let index = m["move"]["heap"].as_u64().unwrap_or(0) as usize;
                 let leaves = heaps(&m["move"], "leaves");
                 let after: Vec<BigUint> = after_heap_move(&hs, index, &leaves);
                 let ends = after.iter().all(|h| *h == BigUint::ZERO);
-                let mut position = match spec.name {
-                    "coins" => format!(
-                        "{} {}",
-                        after.first().cloned().unwrap_or_default(),
-                        set.get(1..).map(|s| s.join(" ")).unwrap_or_default()
-                    ),
-                    _ if after.is_empty() => "0".to_string(),
-                    _ => join(&after),
+                let heaps_text = if after.is_empty() {
+                    "0".to_string()
+                } else {
+                    join(&after)
                 };
-                if let Some(code) = &prefix {
-                    position = format!("{code} {position}");
-                }
+                let position = format!(
+                    "{}{heaps_text}{after_heaps}",
+                    before.as_deref().unwrap_or("")
+                );
                 m["ends_game"] = json!(ends);
                 m["position"] = json!(position);
                 m["query"] = child_query(Some(position));

@@ -305,6 +305,16 @@ fn heap_games_list_every_move_and_sums_their_winning_moves() {
     for p in ["9 3 4", "7 3 4", "6 3 4"] {
         assert!(positions.contains(&p), "{positions:?}");
     }
+    // The coin game keeps X and Y as typed, even when X is 1 (the move set {1, 4}).
+    let (_, ones) = get("/api/v1/coins?position=5+1+4");
+    let mut after: Vec<&str> = ones["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["position"].as_str().unwrap())
+        .collect();
+    after.sort_unstable();
+    assert_eq!(after, ["1 1 4", "4 1 4"]);
     // A sum lists every move of every component: 3 + 5 here, one of them winning.
     let (_, sum) = get("/api/v1/sum?position=nim:3+nim:5");
     assert_eq!(sum["moves_complete"], true);
