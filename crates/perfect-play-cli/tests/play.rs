@@ -113,3 +113,29 @@ fn bad_games_and_options_are_one_line_and_status_2() {
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
     }
 }
+
+#[test]
+fn serve_refuses_a_bad_address_or_budget_in_one_line() {
+    for args in [
+        vec![
+            "perfect-play",
+            "serve",
+            "--host",
+            "256.0.0.1",
+            "--port",
+            "1",
+        ],
+        vec!["perfect-play", "serve", "--budget", "nan"],
+        vec!["perfect-play", "serve", "--budget", "0"],
+        vec!["perfect-play", "serve", "--port", "70000"],
+    ] {
+        let run = run_in_memory(&args, b"", false);
+        let err = String::from_utf8(run.stderr).unwrap();
+        assert_eq!(run.status, 2, "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("perfect-play: "), "{err}");
+    }
+    // Under the fuzz targets' small budget serve never starts (it would not return).
+    let run = run_in_memory(["perfect-play", "serve", "--port", "0"], b"", true);
+    assert_eq!(run.status, 2);
+}
