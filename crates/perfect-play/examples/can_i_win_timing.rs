@@ -1,6 +1,7 @@
-//! Time the Can I Win outcome (no remoteness walk) for `MAX TARGET [search|table]`.
+//! Time the Can I Win outcome (no remoteness walk) for `MAX TARGET [search|table]`, or the
+//! full analysis (remoteness, every first pick, best line) with `full`.
 //! `cargo run --release -p perfect-play --example can_i_win_timing -- 28 268`
-use perfect_play::can_i_win::{CanIWin, Method, Options, outcome};
+use perfect_play::can_i_win::{CanIWin, Method, Options, analyse, outcome};
 use std::time::Instant;
 
 fn main() {
@@ -18,6 +19,19 @@ fn main() {
         memory_limit: 16 << 30,
         ..Options::default()
     };
+    if args.get(2).map(String::as_str) == Some("full") {
+        let runs = 200;
+        let start = Instant::now();
+        let mut remoteness = None;
+        for _ in 0..runs {
+            remoteness = analyse(&query, &options).expect("solvable").remoteness;
+        }
+        println!(
+            "max {max} target {target}: full analysis, remoteness {remoteness:?}, {:.3} ms a run",
+            start.elapsed().as_secs_f64() * 1e3 / f64::from(runs)
+        );
+        return;
+    }
     let start = Instant::now();
     let (result, states) = outcome(&query, &options).expect("solvable");
     println!(
