@@ -123,51 +123,74 @@ pub struct Counts {
 ///
 /// # Errors
 /// As [`count_reachable`].
-pub fn reachable_counts<G: IndexedGame>(
+pub fn reachable_counts<G: IndexedGame + Sync>(
     game: &G,
     start: &G::Position,
     solution: &Solution,
     options: &Options,
 ) -> Result<Counts, EngineError> {
-    let mut counts = Counts::default();
-    walk_reachable(game, start, options, &mut |index| {
-        counts.positions += 1;
+    walk_reachable(game, start, options, &|index| {
+        let mut counts = Counts {
+            positions: 1,
+            ..Counts::default()
+        };
         match solution.record(index).and_then(Record::outcome) {
-            Some(Outcome::Win) => counts.wins += 1,
-            Some(Outcome::Loss) => counts.losses += 1,
-            Some(Outcome::Tie) => counts.ties += 1,
-            Some(Outcome::Draw) => counts.draws += 1,
+            Some(Outcome::Win) => counts.wins = 1,
+            Some(Outcome::Loss) => counts.losses = 1,
+            Some(Outcome::Tie) => counts.ties = 1,
+            Some(Outcome::Draw) => counts.draws = 1,
             None => {}
         }
-    })?;
-    Ok(counts)
+        counts
+    })
 }
 
-/// Count the positions reachable from `start` (itself included), by a walk over the index
-/// with a bitset: `index_count / 8` bytes and a stack.
+/// Count the positions reachable from `start` (itself included), by a walk over the index on
+/// every core with three bitsets (seen, this generation, the next): `3 * index_count / 8`
+/// bytes.
 ///
 /// # Errors
 /// [`EngineError::OverMemory`] when the bitset would pass the memory limit, and
 /// [`EngineError::BadIndex`] for a move the index does not place.
-pub fn count_reachable<G: IndexedGame>(
+pub fn count_reachable<G: IndexedGame + Sync>(
     game: &G,
     start: &G::Position,
     options: &Options,
 ) -> Result<u64, EngineError> {
-    let mut reached = 0;
-    walk_reachable(game, start, options, &mut |_| reached += 1)?;
-    Ok(reached)
+    walk_reachable(game, start, options, &|_| Counts {
+        positions: 1,
+        ..Counts::default()
+    })
+    .map(|counts| counts.positions)
 }
 
-/// Call `visit` once with the index of every position reachable from `start`.
-fn walk_reachable<G: IndexedGame>(
+impl std::ops::Add for Counts {
+    type Output = Counts;
+
+    fn add(self, other: Counts) -> Counts {
+        Counts {
+            positions: self.positions + other.positions,
+            wins: self.wins + other.wins,
+            losses: self.losses + other.losses,
+            ties: self.ties + other.ties,
+            draws: self.draws + other.draws,
+        }
+    }
+}
+
+/// The sum of `visit` over every position reachable from `start`, breadth first, one
+/// generation at a time on every core. A generation is a bitset over the index, like the set
+/// of positions seen: three bits an index in all (10.8 MB for Quixo 4 x 4's 86 million,
+/// where lists of the generations' indices peaked at 250 MB). A position is claimed by the
+/// thread that sets its bit in the seen set, so each is visited once whatever the order.
+fn walk_reachable<G: IndexedGame + Sync>(
     game: &G,
     start: &G::Position,
     options: &Options,
-    visit: &mut dyn FnMut(u64),
-) -> Result<(), EngineError> {
+    visit: &(dyn Fn(u64) -> Counts + Sync),
+) -> Result<Counts, EngineError> {
     let count = game.index_count();
-    let needed = count.div_ceil(8);
+    let needed = count.div_ceil(8).saturating_mul(3);
     if needed > options.memory_limit {
         return Err(EngineError::OverMemory {
             needed,
@@ -175,8 +198,6 @@ fn walk_reachable<G: IndexedGame>(
             indices: count,
         });
     }
-    let mut seen = vec![0u64; count.div_ceil(64) as usize];
-    let mut stack = vec![start.clone()];
     let first = game.index(start);
     if first >= count {
         return Err(EngineError::BadIndex {
@@ -185,30 +206,66 @@ fn walk_reachable<G: IndexedGame>(
             why: "outside the table",
         });
     }
-    seen[(first / 64) as usize] |= 1 << (first % 64);
-    visit(first);
-    while let Some(position) = stack.pop() {
-        let from = game.index(&position);
-        for mv in game.moves(&position) {
-            if let Transition::Continue { position: next, .. } = game.play(&position, &mv) {
-                let to = game.index(&next);
-                if to >= count {
-                    return Err(EngineError::BadIndex {
-                        from,
-                        to,
-                        why: "outside the table",
-                    });
-                }
-                let (word, bit) = ((to / 64) as usize, 1u64 << (to % 64));
-                if seen[word] & bit == 0 {
-                    seen[word] |= bit;
-                    visit(to);
-                    stack.push(next);
-                }
+    let words = count.div_ceil(64) as usize;
+    let bitset = || -> Vec<AtomicU64> { (0..words).map(|_| AtomicU64::new(0)).collect() };
+    let (seen, mut generation, mut next) = (bitset(), bitset(), bitset());
+    let set = |bits: &[AtomicU64], index: u64| {
+        let bit = 1u64 << (index % 64);
+        bits[(index / 64) as usize].fetch_or(bit, Ordering::Relaxed) & bit == 0
+    };
+    set(&seen, first);
+    set(&generation, first);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.threads)
+        .build()
+        .map_err(|e| EngineError::Threads(e.to_string()))?;
+    pool.install(|| {
+        let mut total = visit(first);
+        loop {
+            let counts = generation
+                .par_iter()
+                .enumerate()
+                .map(|(w, word)| -> Result<Counts, EngineError> {
+                    let mut counts = Counts::default();
+                    let mut bits = word.swap(0, Ordering::Relaxed);
+                    while bits != 0 {
+                        let from = (w as u64) * 64 + u64::from(bits.trailing_zeros());
+                        bits &= bits - 1;
+                        let position = game.position(from).ok_or(EngineError::BadIndex {
+                            from,
+                            to: from,
+                            why: "a hole: the index gives no position back",
+                        })?;
+                        for mv in game.moves(&position) {
+                            if let Transition::Continue {
+                                position: child, ..
+                            } = game.play(&position, &mv)
+                            {
+                                let to = game.index(&child);
+                                if to >= count {
+                                    return Err(EngineError::BadIndex {
+                                        from,
+                                        to,
+                                        why: "outside the table",
+                                    });
+                                }
+                                if set(&seen, to) {
+                                    set(&next, to);
+                                    counts = counts + visit(to);
+                                }
+                            }
+                        }
+                    }
+                    Ok(counts)
+                })
+                .try_reduce(Counts::default, |a, b| Ok(a + b))?;
+            if counts.positions == 0 {
+                return Ok(total);
             }
+            total = total + counts;
+            std::mem::swap(&mut generation, &mut next);
         }
-    }
-    Ok(())
+    })
 }
 
 /// Solve every position of `game`, tier by tier from the last, calling `on_pass` after each
