@@ -14,6 +14,7 @@ use clap::Parser;
 use num_bigint::BigUint;
 use perfect_play::impartial::{ComponentMove, HeapGame, SumGame};
 use perfect_play::octal::{self, OctalCode};
+use perfect_play::subtraction::{self, Rule, SubtractionSet};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
 
@@ -650,7 +651,20 @@ fn complete_moves(
                 _ => (None, String::new()),
             };
             moves = listed;
+            let one_pile = one_pile_values(spec.name, answer, &hs);
+            if let Some(values) = &one_pile {
+                if let Some(&(_, r)) = values.last() {
+                    answer["remoteness"] = json!(r);
+                }
+            }
             for m in &mut moves {
+                if let (Some(values), Some(take)) = (&one_pile, m["move"]["take"].as_u64()) {
+                    // One pile: the move's remoteness from the pile it leaves.
+                    let left = values.len() as u64 - 1 - take;
+                    if let Some(&(_, r)) = values.get(left as usize) {
+                        m["remoteness"] = json!(r + 1);
+                    }
+                }
                 let index = m["move"]["heap"].as_u64().unwrap_or(0) as usize;
                 let leaves = heaps(&m["move"], "leaves");
                 let after: Vec<BigUint> = after_heap_move(&hs, index, &leaves);
@@ -717,6 +731,34 @@ fn complete_moves(
     answer["moves"] = Value::Array(moves);
     answer["moves_complete"] = json!(complete);
     Ok(())
+}
+
+/// The largest single pile whose remoteness the explorer computes (8 bytes and one pass over
+/// the moves a pile smaller than it).
+const MAX_REMOTENESS_PILE: u64 = 1_000_000;
+
+/// For a coin or subtraction position of one pile (up to [`MAX_REMOTENESS_PILE`]): every
+/// smaller pile's value and remoteness, the last entry the position's own.
+fn one_pile_values(game: &str, answer: &Value, heaps: &[BigUint]) -> Option<Vec<(bool, u32)>> {
+    if !matches!(game, "coins" | "subtraction") {
+        return None;
+    }
+    let [pile] = heaps else { return None };
+    let pile = u64::try_from(pile)
+        .ok()
+        .filter(|&p| p <= MAX_REMOTENESS_PILE)?;
+    let moves: Vec<u64> = answer["move_set"]
+        .as_array()?
+        .iter()
+        .filter_map(Value::as_u64)
+        .collect();
+    let set = SubtractionSet::new(&moves).ok()?;
+    let rule = if answer["misere"] == true {
+        Rule::Misere
+    } else {
+        Rule::Normal
+    };
+    Some(subtraction::pile_values(&set, rule, pile))
 }
 
 /// Every move of a coin, subtraction or octal position, valued by the winning moves the

@@ -759,6 +759,34 @@ fn misere_sum(
     Ok((value.outcome(), moves, Method::Search))
 }
 
+/// Every pile's value from 0 to `upto` for the player to move: whether they win, and the
+/// remoteness (the winner hurrying, the loser delaying). Time `upto` times the moves, 8 bytes
+/// a pile: the explorer gives one pile's moves their remoteness with it, where Grundy values
+/// give only the outcome.
+#[must_use]
+pub fn pile_values(set: &SubtractionSet, rule: Rule, upto: u64) -> Vec<(bool, u32)> {
+    let mut values: Vec<(bool, u32)> = Vec::with_capacity(usize::try_from(upto).unwrap_or(0) + 1);
+    for n in 0..=upto {
+        // The fastest win through a losing child; else the slowest loss.
+        let mut fastest_win: Option<u32> = None;
+        let mut slowest: Option<u32> = None;
+        for &take in set.moves().iter().filter(|&&take| take <= n) {
+            let (child_wins, r) = values[(n - take) as usize];
+            if !child_wins {
+                fastest_win = Some(fastest_win.map_or(r, |b| b.min(r)));
+            }
+            slowest = Some(slowest.map_or(r, |b| b.max(r)));
+        }
+        values.push(match (fastest_win, slowest) {
+            (Some(r), _) => (true, r + 1),
+            (None, Some(r)) => (false, r + 1),
+            // No move: the game is over (taking the last coin won, or lost in misère play).
+            (None, None) => (rule == Rule::Misere, 0),
+        });
+    }
+    values
+}
+
 /// One pile as a [`Game`]: the position is the number of coins.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SubtractionPile {
