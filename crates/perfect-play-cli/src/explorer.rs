@@ -86,6 +86,14 @@ const PATTERN: Param = Param {
     help: "also give the values of every pile size up to the piles (the W/L strip)",
 };
 
+const SIZE: Param = Param {
+    name: "size",
+    kind: "integer",
+    required: false,
+    default: "3",
+    help: "the board is size x size",
+};
+
 const MISERE: Param = Param {
     name: "misere",
     kind: "boolean",
@@ -262,13 +270,7 @@ pub const GAMES: &[GameSpec] = &[
         view: "grid",
         command: &["query", "dodgem"],
         notation: "rows from the top, x o or ., then :x or :o for the side to move (x../x../.oo:x)",
-        params: &[Param {
-            name: "size",
-            kind: "integer",
-            required: false,
-            default: "3",
-            help: "the board is size x size",
-        }],
+        params: &[SIZE],
         examples: &[("", &[])],
     },
     GameSpec {
@@ -286,13 +288,7 @@ pub const GAMES: &[GameSpec] = &[
         view: "grid",
         command: &["query", "quixo"],
         notation: "rows from the top, x o or ., then :x or :o (xx./oo./...:x)",
-        params: &[Param {
-            name: "size",
-            kind: "integer",
-            required: false,
-            default: "3",
-            help: "the board is size x size",
-        }],
+        params: &[SIZE],
         examples: &[("", &[])],
     },
 ];
@@ -514,15 +510,16 @@ fn order(m: &Value) -> (u8, i64) {
     }
 }
 
-/// A move of the heap games (`{"heap", "take", "leaves"}`) in a canonical form for lookups.
-fn heap_move_key(m: &Value) -> Option<(u64, String, Vec<String>)> {
+/// A move of the heap games (`{"heap", "take", "leaves"}`) or of a sum (`{"component", ...}`,
+/// `place` names the field) in a canonical form for lookups.
+fn move_key(m: &Value, place: &str) -> Option<(u64, String, Vec<String>)> {
     let mut leaves: Vec<String> = m["leaves"]
         .as_array()?
         .iter()
         .map(|l| heap(l).map(|h| h.to_string()))
         .collect::<Option<_>>()?;
     leaves.sort();
-    Some((m["heap"].as_u64()?, heap(&m["take"])?.to_string(), leaves))
+    Some((m[place].as_u64()?, heap(&m["take"])?.to_string(), leaves))
 }
 
 /// Fill in and sort `moves` for the game, with the position each leads to.
@@ -770,7 +767,7 @@ fn heap_game_moves(game: &str, answer: &Value) -> (Vec<Value>, bool) {
         .cloned()
         .unwrap_or_default();
     let total = heap(&answer["winning_moves_total"]).unwrap_or_default();
-    let winning_keys: BTreeSet<_> = winning.iter().filter_map(heap_move_key).collect();
+    let winning_keys: BTreeSet<_> = winning.iter().filter_map(|m| move_key(m, "heap")).collect();
     let valued = |mv: Value, win: bool| {
         json!({
             "move": mv,
@@ -812,7 +809,7 @@ fn heap_game_moves(game: &str, answer: &Value) -> (Vec<Value>, bool) {
                 "take": take,
                 "leaves": leaves.iter().map(crate::output::big_json).collect::<Vec<_>>(),
             });
-            let win = heap_move_key(&mv).is_some_and(|k| winning_keys.contains(&k));
+            let win = move_key(&mv, "heap").is_some_and(|k| winning_keys.contains(&k));
             moves.push(valued(mv, win));
         };
         match &code {
@@ -861,19 +858,7 @@ fn sum_moves(answer: &Value, components: &[(String, String)]) -> (Vec<(Value, bo
     if total != BigUint::from(winning.len()) {
         return winners_only();
     }
-    let key = |m: &Value| -> Option<(u64, String, Vec<String>)> {
-        let mut leaves: Vec<String> = m["leaves"]
-            .as_array()?
-            .iter()
-            .map(|l| heap(l).map(|h| h.to_string()))
-            .collect::<Option<_>>()?;
-        leaves.sort();
-        Some((
-            m["component"].as_u64()?,
-            heap(&m["take"])?.to_string(),
-            leaves,
-        ))
-    };
+    let key = |m: &Value| move_key(m, "component");
     let winning_keys: BTreeSet<_> = winning.iter().filter_map(key).collect();
     let mut seen = BTreeSet::new();
     let mut moves = Vec::new();

@@ -56,13 +56,29 @@ pub const MAX_QUERY_BYTES: usize = 8 << 10;
 /// Answers kept in memory, most recently used first.
 const CACHE_ENTRIES: usize = 4_096;
 
-/// The page and its assets, embedded.
-const INDEX_HTML: &str = include_str!("../assets/index.html");
-const APP_JS: &str = include_str!("../assets/app.js");
-const STYLE_CSS: &str = include_str!("../assets/style.css");
-/// uPlot, the chart library (MIT; see assets/vendor/README.md).
-const UPLOT_JS: &str = include_str!("../assets/vendor/uplot.iife.min.js");
-const UPLOT_CSS: &str = include_str!("../assets/vendor/uplot.min.css");
+const HTML: &str = "text/html; charset=utf-8";
+const JS: &str = "text/javascript; charset=utf-8";
+const CSS: &str = "text/css; charset=utf-8";
+
+/// The page, its assets and the OpenAPI document, embedded: (path, content type, body).
+/// uPlot is the chart library (MIT; see assets/vendor/README.md).
+const ASSETS: [(&str, &str, &str); 6] = [
+    ("/", HTML, include_str!("../assets/index.html")),
+    ("/app.js", JS, include_str!("../assets/app.js")),
+    ("/style.css", CSS, include_str!("../assets/style.css")),
+    (
+        "/vendor/uplot.iife.min.js",
+        JS,
+        include_str!("../assets/vendor/uplot.iife.min.js"),
+    ),
+    (
+        "/vendor/uplot.min.css",
+        CSS,
+        include_str!("../assets/vendor/uplot.min.css"),
+    ),
+    ("/api/openapi.json", "application/json", OPENAPI_JSON),
+];
+
 /// The OpenAPI document of the API.
 pub const OPENAPI_JSON: &str = include_str!("../assets/openapi.json");
 
@@ -86,31 +102,11 @@ pub fn router(oracle: Arc<dyn Oracle>) -> Router {
         )),
         workers: Semaphore::new(workers),
     });
-    Router::new()
-        .route(
-            "/",
-            get(|| async { asset("text/html; charset=utf-8", INDEX_HTML) }),
-        )
-        .route(
-            "/app.js",
-            get(|| async { asset("text/javascript; charset=utf-8", APP_JS) }),
-        )
-        .route(
-            "/style.css",
-            get(|| async { asset("text/css; charset=utf-8", STYLE_CSS) }),
-        )
-        .route(
-            "/vendor/uplot.iife.min.js",
-            get(|| async { asset("text/javascript; charset=utf-8", UPLOT_JS) }),
-        )
-        .route(
-            "/vendor/uplot.min.css",
-            get(|| async { asset("text/css; charset=utf-8", UPLOT_CSS) }),
-        )
-        .route(
-            "/api/openapi.json",
-            get(|| async { asset("application/json", OPENAPI_JSON) }),
-        )
+    let mut router = Router::new();
+    for (path, content_type, body) in ASSETS {
+        router = router.route(path, get(move || async move { asset(content_type, body) }));
+    }
+    router
         .route("/api/v1/games", get(games))
         .route("/api/v1/{game}", get(position))
         .fallback(not_found)

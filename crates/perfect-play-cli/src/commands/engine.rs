@@ -51,6 +51,33 @@ fn marks_notation(marks: impl Iterator<Item = char>, width: usize, x_to_move: bo
     format!("{}:{}", rows.join("/"), if x_to_move { 'x' } else { 'o' })
 }
 
+/// The mark of a square shared by the notation and the picture: `x`, `o` or `.`.
+fn mark_of(first: bool, second: bool) -> char {
+    match (first, second) {
+        (true, _) => 'x',
+        (_, true) => 'o',
+        _ => '.',
+    }
+}
+
+/// Dodgem's car bit for a square numbered in reading order from the top-left.
+fn dodgem_bit(n: u32, square: u32) -> u64 {
+    1u64 << (square % n + n * (n - 1 - square / n))
+}
+
+/// Mu Torere's mark of a cell (points 1-8 are cells 0-7, the centre is 8).
+fn star_mark(star: &Star, cell: u8) -> char {
+    mark_of(
+        cell != star.empty && star.first >> cell & 1 == 1,
+        cell != star.empty && star.first >> cell & 1 == 0,
+    )
+}
+
+/// Quixo's mark of a square in reading order.
+fn cube_mark(cubes: &Cubes, square: u32) -> char {
+    mark_of(cubes.x >> square & 1 == 1, cubes.o >> square & 1 == 1)
+}
+
 /// Positions the engine solves a second on one core, measured on 5 x 4 (1.4 million): the
 /// estimate shown before a long solve.
 const POSITIONS_PER_SECOND: f64 = 1.4e6;
@@ -193,8 +220,7 @@ impl Adapter for Dodgem {
             first_to_move,
         };
         for (i, mark) in marks.into_iter().enumerate() {
-            let (row_from_top, x) = (i as u32 / n, i as u32 % n);
-            let bit = 1u64 << (x + n * (n - 1 - row_from_top));
+            let bit = dodgem_bit(n, i as u32);
             match mark {
                 Mark::X => cars.first |= bit,
                 Mark::O => cars.second |= bit,
@@ -232,14 +258,8 @@ impl Adapter for Dodgem {
     fn notation(&self, cars: &Cars) -> Option<String> {
         let n = self.size();
         let marks = (0..n * n).map(|i| {
-            let bit = 1u64 << (i % n + n * (n - 1 - i / n));
-            if cars.first & bit != 0 {
-                'x'
-            } else if cars.second & bit != 0 {
-                'o'
-            } else {
-                '.'
-            }
+            let bit = dodgem_bit(n, i);
+            mark_of(cars.first & bit != 0, cars.second & bit != 0)
         });
         Some(marks_notation(marks, n as usize, cars.first_to_move))
     }
@@ -250,13 +270,7 @@ impl Adapter for Dodgem {
             text.push_str(&format!("  {} ", y + 1));
             for x in 0..n {
                 let bit = 1u64 << (x + n * y);
-                text.push(if cars.first & bit != 0 {
-                    'x'
-                } else if cars.second & bit != 0 {
-                    'o'
-                } else {
-                    '.'
-                });
+                text.push(mark_of(cars.first & bit != 0, cars.second & bit != 0));
             }
             text.push('\n');
         }
@@ -315,31 +329,14 @@ impl Adapter for MuTorere {
         ))
     }
     fn notation(&self, star: &Star) -> Option<String> {
-        let marks = (0..9u8).map(|cell| {
-            if cell == star.empty {
-                '.'
-            } else if star.first >> cell & 1 == 1 {
-                'x'
-            } else {
-                'o'
-            }
-        });
+        let marks = (0..9u8).map(|cell| star_mark(star, cell));
         Some(marks_notation(marks, 9, star.first_to_move))
     }
     fn picture(&self, star: &Star) -> String {
-        let mark = |cell: u8| {
-            if cell == star.empty {
-                '.'
-            } else if star.first >> cell & 1 == 1 {
-                'x'
-            } else {
-                'o'
-            }
-        };
-        let points: String = (0..8).map(mark).collect();
+        let points: String = (0..8).map(|cell| star_mark(star, cell)).collect();
         format!(
             "  points 1-8: {points}  centre: {}\n",
-            mark(mu_torere::CENTRE)
+            star_mark(star, mu_torere::CENTRE)
         )
     }
 }
@@ -391,15 +388,7 @@ impl Adapter for Quixo {
     }
     fn notation(&self, cubes: &Cubes) -> Option<String> {
         let n = self.size();
-        let marks = (0..n * n).map(|square| {
-            if cubes.x >> square & 1 == 1 {
-                'x'
-            } else if cubes.o >> square & 1 == 1 {
-                'o'
-            } else {
-                '.'
-            }
-        });
+        let marks = (0..n * n).map(|square| cube_mark(cubes, square));
         Some(marks_notation(marks, n as usize, cubes.x_to_move))
     }
     fn picture(&self, cubes: &Cubes) -> String {
@@ -408,14 +397,7 @@ impl Adapter for Quixo {
         for row in 0..n {
             text.push_str(&format!("  {} ", n - row));
             for col in 0..n {
-                let bit = 1u32 << (col + n * row);
-                text.push(if cubes.x & bit != 0 {
-                    'x'
-                } else if cubes.o & bit != 0 {
-                    'o'
-                } else {
-                    '.'
-                });
+                text.push(cube_mark(cubes, col + n * row));
             }
             text.push('\n');
         }

@@ -59,14 +59,7 @@ pub fn run(args: &PlayArgs, io: &mut Io<'_>) -> Result<(), CommandError> {
             } else {
                 ""
             };
-            say(
-                io,
-                &format!(
-                    "I play {}: {}{why}.",
-                    move_text(spec, &best["move"]),
-                    reason(best)
-                ),
-            )?;
+            say(io, &format!("{}{why}.", played(spec, "I play", best)))?;
             if !follow(io, best, false, &mut history)? {
                 return Ok(());
             }
@@ -88,14 +81,7 @@ pub fn run(args: &PlayArgs, io: &mut Io<'_>) -> Result<(), CommandError> {
                 "" => continue,
                 "quit" | "q" | "exit" => return say(io, "Bye."),
                 "moves" => list_moves(io, spec, &moves)?,
-                "hint" => say(
-                    io,
-                    &format!(
-                        "Hint: {}: {}.",
-                        move_text(spec, &moves[0]["move"]),
-                        reason(&moves[0])
-                    ),
-                )?,
+                "hint" => say(io, &format!("{}.", played(spec, "Hint:", &moves[0])))?,
                 "undo" => {
                     // Back to the person's previous turn: their move and the reply.
                     if history.len() > 2 {
@@ -106,14 +92,7 @@ pub fn run(args: &PlayArgs, io: &mut Io<'_>) -> Result<(), CommandError> {
                 }
                 _ => match moves.iter().find(|m| matches(spec, &m["move"], said)) {
                     Some(chosen) => {
-                        say(
-                            io,
-                            &format!(
-                                "You play {}: {}.",
-                                move_text(spec, &chosen["move"]),
-                                reason(chosen)
-                            ),
-                        )?;
+                        say(io, &format!("{}.", played(spec, "You play", chosen)))?;
                         if !follow(io, chosen, true, &mut history)? {
                             return Ok(());
                         }
@@ -225,6 +204,11 @@ fn list_moves(io: &mut Io<'_>, spec: &GameSpec, moves: &[Value]) -> Result<(), C
         ));
     }
     say(io, text.trim_end())
+}
+
+/// "I play take 2 from heap 1: it wins in 11 moves": `who`, the move and why.
+fn played(spec: &GameSpec, who: &str, m: &Value) -> String {
+    format!("{who} {}: {}", move_text(spec, &m["move"]), reason(m))
 }
 
 /// "wins in 3 moves", "loses in 8 moves", "wins" (no remoteness known).
