@@ -11,6 +11,7 @@ fn main() {
     let options = Options {
         memory_limit: 20 << 30,
         threads: args.get(1).copied().unwrap_or(0) as usize,
+        ..Options::default()
     };
     let start = std::time::Instant::now();
     let solution = solve(&game, &options, &|_| {}).expect("solved");

@@ -30,6 +30,7 @@ pub fn run(args: &ConnectFourArgs, budget: Budget, quiet: bool) -> Result<Output
     let options = Options {
         memory_limit: limit,
         threads: usize::from(args.threads),
+        ..Options::default()
     };
     let (read, positions, passes, database) = match (&args.db, existing) {
         (_, Some(path)) => {

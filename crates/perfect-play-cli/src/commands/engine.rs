@@ -513,6 +513,7 @@ fn options(args: &EngineArgs, budget: Budget) -> Options {
     Options {
         memory_limit: budget.memory(2 << 30),
         threads: usize::from(args.threads),
+        ..Options::default()
     }
 }
 
@@ -533,10 +534,10 @@ pub(super) fn refuse_if_too_large<G: Adapter>(
         },
         game.index_count() as f64 / POSITIONS_PER_SECOND,
     )?;
-    let needed = game.index_count().saturating_mul(BYTES_PER_POSITION);
+    let needed = engine::solve_bytes(game, &Options::default());
     if needed > limit {
         return Err(format!(
-            "{} {} has {} positions to solve, {} at {BYTES_PER_POSITION} bytes each (about {} on one core), above the memory limit of {}; raise --memory-limit or choose a smaller variant",
+            "{} {} has {} positions to solve, {} at {BYTES_PER_POSITION} bytes each and the largest tier's working table (about {} on one core), above the memory limit of {}; raise --memory-limit or choose a smaller variant",
             game.name(),
             game.variant(),
             game.index_count(),

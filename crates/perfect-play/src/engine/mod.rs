@@ -29,6 +29,7 @@
 mod analyse;
 pub mod database;
 pub mod record;
+mod retrograde;
 mod solve;
 #[cfg(test)]
 mod tests;
@@ -42,7 +43,7 @@ pub use solve::{
     Counts, Progress, Solution, count_reachable, reachable_counts, solve, solve_resumable,
 };
 
-use crate::game::Game;
+use crate::game::{Game, Transition};
 use std::ops::Range;
 use thiserror::Error;
 
@@ -72,10 +73,55 @@ pub trait IndexedGame: Game {
         let _ = tier;
         0..self.index_count()
     }
+
+    /// Append to `out` what each move from `position` leads to, in the order of
+    /// [`Game::moves`]. The engine's inner loop calls this with a buffer it reuses; the
+    /// default plays every move, and a game may override it to skip building the move list.
+    fn transitions(&self, position: &Self::Position, out: &mut Vec<Transition<Self::Position>>) {
+        for mv in self.moves(position) {
+            out.push(self.play(position, &mv));
+        }
+    }
+
+    /// Whether [`IndexedGame::tier_parents`] is implemented. With un-moves the engine solves
+    /// a loopy tier by retrograde analysis (each position's moves generated once, then its
+    /// parents once when it is decided); without, by passes of value iteration.
+    fn has_unmoves(&self) -> bool {
+        false
+    }
+
+    /// Un-moves: append to `parents` every position of the same tier with a move that leads
+    /// to `position` (the game going on), once for each such move, so that a position with
+    /// two moves to `position` appears twice. Only called when [`IndexedGame::has_unmoves`].
+    fn tier_parents(&self, position: &Self::Position, parents: &mut Vec<Self::Position>) {
+        let _ = (position, parents);
+    }
 }
 
 /// Bytes the engine keeps per index: one [`Record`].
 pub const BYTES_PER_POSITION: u64 = 2;
+
+/// Bytes per position of the largest tier that retrograde analysis adds while it solves a tier
+/// (moves still open, the nearest known win and the farthest known loss).
+pub const RETROGRADE_BYTES_PER_POSITION: u64 = retrograde::PENDING_BYTES;
+
+/// Bytes a solve of `game` takes: the records, and with retrograde analysis the side table of
+/// the largest tier.
+#[must_use]
+pub fn solve_bytes<G: IndexedGame>(game: &G, options: &Options) -> u64 {
+    let records = game.index_count().saturating_mul(BYTES_PER_POSITION);
+    if !(options.retrograde && game.has_unmoves()) {
+        return records;
+    }
+    let largest = (0..game.tier_count())
+        .map(|t| {
+            let r = game.tier_range(t);
+            r.end.saturating_sub(r.start)
+        })
+        .max()
+        .unwrap_or(0);
+    records.saturating_add(largest.saturating_mul(RETROGRADE_BYTES_PER_POSITION))
+}
 
 /// How the engine may run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,6 +130,9 @@ pub struct Options {
     pub memory_limit: u64,
     /// Worker threads; 0 for one per core.
     pub threads: usize,
+    /// Solve loopy tiers by retrograde analysis when the game has un-moves (the default);
+    /// false forces the passes of value iteration (kept as a second method to check against).
+    pub retrograde: bool,
 }
 
 impl Default for Options {
@@ -91,6 +140,7 @@ impl Default for Options {
         Options {
             memory_limit: 2 << 30,
             threads: 0,
+            retrograde: true,
         }
     }
 }
@@ -100,7 +150,7 @@ impl Default for Options {
 pub enum EngineError {
     /// The table would not fit the memory limit: refused before anything is computed.
     #[error(
-        "the table needs {needed} bytes ({indices} positions at {BYTES_PER_POSITION} bytes), above the memory limit of {limit} bytes; raise the memory limit or solve a smaller variant"
+        "the solve needs {needed} bytes ({indices} positions at {BYTES_PER_POSITION} bytes, and with retrograde analysis {RETROGRADE_BYTES_PER_POSITION} bytes for each of the largest tier's), above the memory limit of {limit} bytes; raise the memory limit or solve a smaller variant"
     )]
     OverMemory {
         /// Bytes the table would take.

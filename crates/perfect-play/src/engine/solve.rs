@@ -1,7 +1,8 @@
 //! The passes that fill the table (see the module above for the method).
 
 use super::database::Checkpoint;
-use super::{BYTES_PER_POSITION, EngineError, IndexedGame, MAX_REMOTENESS, Options, Record};
+use super::retrograde::Outcomes;
+use super::{EngineError, IndexedGame, MAX_REMOTENESS, Options, Record};
 use crate::game::{Ending, Transition};
 use crate::player::Outcome;
 use rayon::prelude::*;
@@ -225,7 +226,7 @@ fn walk_reachable<G: IndexedGame + Sync>(
             let counts = generation
                 .par_iter()
                 .enumerate()
-                .map(|(w, word)| -> Result<Counts, EngineError> {
+                .map_init(Vec::new, |next_ones, (w, word)| -> Result<Counts, EngineError> {
                     let mut counts = Counts::default();
                     let mut bits = word.swap(0, Ordering::Relaxed);
                     while bits != 0 {
@@ -236,12 +237,14 @@ fn walk_reachable<G: IndexedGame + Sync>(
                             to: from,
                             why: "a hole: the index gives no position back",
                         })?;
-                        for mv in game.moves(&position) {
+                        next_ones.clear();
+                        game.transitions(&position, next_ones);
+                        for transition in next_ones.iter() {
                             if let Transition::Continue {
                                 position: child, ..
-                            } = game.play(&position, &mv)
+                            } = transition
                             {
-                                let to = game.index(&child);
+                                let to = game.index(child);
                                 if to >= count {
                                     return Err(EngineError::BadIndex {
                                         from,
@@ -303,7 +306,7 @@ where
     G: IndexedGame + Sync,
 {
     let count = game.index_count();
-    let needed = count.saturating_mul(BYTES_PER_POSITION);
+    let needed = super::solve_bytes(game, options);
     if needed > options.memory_limit || usize::try_from(count).is_err() {
         return Err(EngineError::OverMemory {
             needed,
@@ -316,7 +319,7 @@ where
         .num_threads(options.threads)
         .build()
         .map_err(|e| EngineError::Threads(e.to_string()))?;
-    pool.install(|| Passes::new(game, count).run(&tiers, checkpoint, on_pass))
+    pool.install(|| Passes::new(game, count, options.retrograde).run(&tiers, checkpoint, on_pass))
 }
 
 /// The game's tiers as index ranges, checked to cover the index exactly.
@@ -337,12 +340,31 @@ fn tiers<G: IndexedGame>(game: &G) -> Result<Vec<Range<u64>>, EngineError> {
     Ok(tiers)
 }
 
+/// A move into a tier not solved yet: the tiers are not in the order moves take.
+pub(super) fn earlier_tier(from: usize, to: u64) -> EngineError {
+    EngineError::BadIndex {
+        from: from as u64,
+        to,
+        why: "in an earlier tier, not solved yet",
+    }
+}
+
+/// Where a move leads, for the solver.
+pub(super) enum Child {
+    /// The move ends the game: its record for the mover.
+    Ended(Record),
+    /// The index of the position the opponent faces, and its record now.
+    At(u64, Record),
+}
+
 /// The table being filled, shared by the worker threads.
-struct Passes<'a, G> {
-    game: &'a G,
-    table: Vec<AtomicU16>,
-    decided: AtomicU64,
-    positions: u64,
+pub(super) struct Passes<'a, G> {
+    pub(super) game: &'a G,
+    /// Whether to use the game's un-moves (see [`super::Options::retrograde`]).
+    retrograde: bool,
+    pub(super) table: Vec<AtomicU16>,
+    pub(super) decided: AtomicU64,
+    pub(super) positions: u64,
 }
 
 /// Indices a worker takes at a time.
@@ -367,9 +389,10 @@ impl PassResult {
 }
 
 impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
-    fn new(game: &'a G, count: u64) -> Passes<'a, G> {
+    fn new(game: &'a G, count: u64, retrograde: bool) -> Passes<'a, G> {
         Passes {
             game,
+            retrograde,
             table: (0..count)
                 .map(|_| AtomicU16::new(Record::OPEN.bits()))
                 .collect(),
@@ -378,11 +401,11 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
         }
     }
 
-    fn load(&self, index: usize) -> Record {
+    pub(super) fn load(&self, index: usize) -> Record {
         Record::from_bits(self.table[index].load(Ordering::Relaxed))
     }
 
-    fn store(&self, index: usize, record: Record) {
+    pub(super) fn store(&self, index: usize, record: Record) {
         self.table[index].store(record.bits(), Ordering::Relaxed);
         if record.is_final() {
             self.decided.fetch_add(1, Ordering::Relaxed);
@@ -428,9 +451,38 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
                 indices_solved += range.end - range.start;
                 continue;
             }
-            self.positions += self.mark_terminals(range);
-            passes += 1;
-            for round in [1u8, 2] {
+            // With un-moves, retrograde analysis decides the wins and losses; the passes
+            // below then only settle ties (and are skipped when no tie is in reach).
+            let mut settled = false;
+            let mut rounds_needed = true;
+            if self.retrograde && self.game.has_unmoves() {
+                let report = |level: u32| {
+                    on_pass(&Progress {
+                        tier,
+                        round: 1,
+                        pass: level,
+                        decided: self.decided.load(Ordering::Relaxed),
+                        indices_solved,
+                        indices: self.table.len() as u64,
+                    });
+                };
+                if let Outcomes::Done {
+                    positions,
+                    ties,
+                    levels,
+                } = self.retrograde(range, &report)?
+                {
+                    self.positions += positions;
+                    passes += levels;
+                    settled = true;
+                    rounds_needed = ties;
+                }
+            }
+            if !settled {
+                self.positions += self.mark_terminals(range);
+                passes += 1;
+            }
+            for round in [1u8, 2].into_iter().filter(|_| rounds_needed) {
                 let mut pass = 1u32;
                 loop {
                     let result = self.pass(range, round, pass)?;
@@ -478,6 +530,41 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
         })
     }
 
+    /// Where a move leads: the end of the game (its record for the mover, as a position with
+    /// remoteness 0), or the index of the position the opponent faces with its record now.
+    pub(super) fn child(
+        &self,
+        from: usize,
+        transition: &Transition<G::Position>,
+    ) -> Result<Child, EngineError> {
+        match transition {
+            Transition::End(ending) => Ok(Child::Ended(ending_record(*ending))),
+            Transition::Continue {
+                position: next,
+                reward,
+            } => {
+                if *reward != 0 {
+                    return Err(EngineError::Scoring { reward: *reward });
+                }
+                let to = self.game.index(next);
+                let bad = |why| EngineError::BadIndex {
+                    from: from as u64,
+                    to,
+                    why,
+                };
+                let child = usize::try_from(to)
+                    .ok()
+                    .filter(|&i| i < self.table.len())
+                    .map(|i| self.load(i))
+                    .ok_or_else(|| bad("outside the table"))?;
+                if child.is_hole() {
+                    return Err(bad("a hole"));
+                }
+                Ok(Child::At(to, child))
+            }
+        }
+    }
+
     /// Pass 0 over a tier: holes, and the positions without moves. Returns the positions.
     fn mark_terminals(&self, range: &Range<u64>) -> u64 {
         let start = range.start as usize;
@@ -486,6 +573,7 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
             .enumerate()
             .map(|(chunk, cells)| {
                 let mut here = 0;
+                let mut transitions = Vec::new();
                 for (offset, cell) in cells.iter().enumerate() {
                     let index = start + chunk * CHUNK + offset;
                     let Some(position) = self.game.position(index as u64) else {
@@ -493,7 +581,9 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
                         continue;
                     };
                     here += 1;
-                    if self.game.moves(&position).is_empty() {
+                    transitions.clear();
+                    self.game.transitions(&position, &mut transitions);
+                    if transitions.is_empty() {
                         let record = ending_record(self.game.no_moves(&position));
                         self.store(index, record);
                     }
@@ -514,12 +604,14 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
                     changed: 0,
                     blocked: false,
                 };
+                let mut transitions = Vec::new();
                 for (offset, cell) in cells.iter().enumerate() {
                     if cell.load(Ordering::Relaxed) != Record::OPEN.bits() {
                         continue; // solved, or a hole
                     }
                     let index = start + chunk * CHUNK + offset;
-                    let (record, blocked) = self.decide(index, range, round, pass)?;
+                    let (record, blocked) =
+                        self.decide(index, range, round, pass, &mut transitions)?;
                     result.blocked |= blocked;
                     if let Some(record) = record {
                         self.store(index, record);
@@ -545,6 +637,7 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
         tier: &Range<u64>,
         round: u8,
         pass: u32,
+        transitions: &mut Vec<Transition<G::Position>>,
     ) -> Result<(Option<Record>, bool), EngineError> {
         let Some(position) = self.game.position(index as u64) else {
             return Ok((None, false));
@@ -555,34 +648,16 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
         let mut draw = false;
         // Some move reaches a position of this tier still open.
         let mut open = false;
-        for mv in self.game.moves(&position) {
+        transitions.clear();
+        self.game.transitions(&position, transitions);
+        for transition in transitions.iter() {
             // The move's result for the mover, one move short.
-            let seen = match self.game.play(&position, &mv) {
-                Transition::End(ending) => ending_record(ending),
-                Transition::Continue {
-                    position: next,
-                    reward,
-                } => {
-                    if reward != 0 {
-                        return Err(EngineError::Scoring { reward });
-                    }
-                    let to = self.game.index(&next);
-                    let bad = |why| EngineError::BadIndex {
-                        from: index as u64,
-                        to,
-                        why,
-                    };
-                    let child = usize::try_from(to)
-                        .ok()
-                        .filter(|&i| i < self.table.len())
-                        .map(|i| self.load(i))
-                        .ok_or_else(|| bad("outside the table"))?;
-                    if child.is_hole() {
-                        return Err(bad("a hole"));
-                    }
+            let seen = match self.child(index, transition)? {
+                Child::Ended(record) => record,
+                Child::At(to, child) => {
                     if child == Record::OPEN {
                         if !tier.contains(&to) {
-                            return Err(bad("in an earlier tier, not solved yet"));
+                            return Err(earlier_tier(index, to));
                         }
                         open = true;
                         continue;

@@ -121,6 +121,8 @@ struct Graph {
     stuck: Vec<Ending>,
     /// Where each tier after the first starts (no tiers: one tier).
     tier_starts: Vec<u64>,
+    /// Whether the graph offers un-moves (found by a search of every node's options).
+    unmoves: bool,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -174,6 +176,83 @@ impl IndexedGame for Graph {
             .copied()
             .unwrap_or(self.index_count());
         start..end
+    }
+    fn has_unmoves(&self) -> bool {
+        self.unmoves
+    }
+    fn tier_parents(&self, node: &u64, parents: &mut Vec<u64>) {
+        let tier = (0..self.tier_count())
+            .map(|t| self.tier_range(t))
+            .find(|r| r.contains(node))
+            .unwrap();
+        for v in tier.clone() {
+            for edge in &self.options[v as usize] {
+                if matches!(edge, Edge::To(w) if w == node) {
+                    parents.push(v);
+                }
+            }
+        }
+    }
+}
+
+/// Check a game's un-moves against its moves: for every position, the parents listed in its
+/// tier are exactly the positions of the tier with a move to it, as often as they have one.
+fn assert_unmoves_match_moves<G: IndexedGame>(game: &G)
+where
+    G::Position: std::fmt::Debug,
+{
+    assert!(game.has_unmoves());
+    for tier in 0..game.tier_count() {
+        let range = game.tier_range(tier);
+        let mut by_moves: Vec<Vec<u64>> = vec![Vec::new(); (range.end - range.start) as usize];
+        for index in range.clone() {
+            let Some(position) = game.position(index) else {
+                continue;
+            };
+            let mut transitions = Vec::new();
+            game.transitions(&position, &mut transitions);
+            let played: Vec<Transition<G::Position>> = game
+                .moves(&position)
+                .iter()
+                .map(|mv| game.play(&position, mv))
+                .collect();
+            assert_eq!(transitions.len(), played.len(), "{position:?}");
+            for (fast, slow) in transitions.iter().zip(&played) {
+                match (fast, slow) {
+                    (Transition::End(a), Transition::End(b)) => assert_eq!(a, b),
+                    (
+                        Transition::Continue { position: a, .. },
+                        Transition::Continue { position: b, .. },
+                    ) => {
+                        assert_eq!(game.index(a), game.index(b), "{position:?}");
+                        let to = game.index(a);
+                        if range.contains(&to) {
+                            by_moves[(to - range.start) as usize].push(index);
+                        }
+                    }
+                    _ => panic!("{position:?}: the transitions differ from the moves played"),
+                }
+            }
+        }
+        for index in range.clone() {
+            let Some(position) = game.position(index) else {
+                continue;
+            };
+            let mut parents = Vec::new();
+            game.tier_parents(&position, &mut parents);
+            let mut by_unmoves: Vec<u64> = parents.iter().map(|p| game.index(p)).collect();
+            by_unmoves.sort_unstable();
+            let expected = &mut by_moves[(index - range.start) as usize];
+            expected.sort_unstable();
+            assert_eq!(&by_unmoves, expected, "the parents of {position:?}");
+        }
+    }
+}
+
+#[test]
+fn un_moves_retrace_every_move_within_a_tier() {
+    for size in 2..=3 {
+        assert_unmoves_match_moves(&crate::games::quixo::Quixo::new(size).unwrap());
     }
 }
 
@@ -309,6 +388,7 @@ fn graph() -> impl Strategy<Value = Graph> {
                 options,
                 stuck,
                 tier_starts: Vec::new(),
+                unmoves: true,
             })
     })
 }
@@ -343,18 +423,28 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]
 
     #[test]
-    fn loopy_games_match_the_textbook_retrograde_analysis(g in graph(), threads in 1usize..3) {
-        let solution = solve(&g, &options(threads), &no_progress).unwrap();
+    fn loopy_games_match_the_textbook_retrograde_analysis(
+        g in graph(),
+        threads in 1usize..3,
+        retrograde: bool,
+    ) {
+        let options = Options { retrograde, ..options(threads) };
+        let solution = solve(&g, &options, &no_progress).unwrap();
         let expected = textbook(&g);
         prop_assert_eq!(solution.records(), &expected[..]);
     }
 
     #[test]
-    fn tiers_solved_from_the_last_give_the_same_records(g in tiered_graph(), threads in 1usize..3) {
-        let tiered = solve(&g, &options(threads), &no_progress).unwrap();
+    fn tiers_solved_from_the_last_give_the_same_records(
+        g in tiered_graph(),
+        threads in 1usize..3,
+        retrograde: bool,
+    ) {
+        let options = Options { retrograde, ..options(threads) };
+        let tiered = solve(&g, &options, &no_progress).unwrap();
         prop_assert_eq!(tiered.records(), &textbook(&g)[..]);
         let whole = Graph { tier_starts: Vec::new(), ..g };
-        let untiered = solve(&whole, &options(threads), &no_progress).unwrap();
+        let untiered = solve(&whole, &options, &no_progress).unwrap();
         prop_assert_eq!(tiered.records(), untiered.records());
     }
 }
@@ -365,6 +455,7 @@ fn tiers_must_cover_the_index_and_moves_must_go_forward() {
         options: vec![vec![Edge::To(1)], vec![Edge::To(0)], vec![]],
         stuck: vec![Ending::Loss; 3],
         tier_starts: vec![1],
+        unmoves: true,
     };
     // Node 1 (tier 1) moves back to node 0 (tier 0, solved later).
     let err = solve(&g, &Options::default(), &no_progress).unwrap_err();
@@ -392,14 +483,21 @@ fn a_loop_nobody_can_leave_well_is_a_draw() {
         ],
         stuck: vec![Ending::Loss; 4],
         tier_starts: Vec::new(),
+        unmoves: true,
     };
-    let s = solve(&g, &Options::default(), &no_progress).unwrap();
-    let outcome = |i| s.record(i).unwrap().outcome().unwrap();
-    assert_eq!(outcome(0), Outcome::Draw);
-    assert_eq!(outcome(1), Outcome::Draw);
-    assert_eq!(s.record(2), Record::new(Outcome::Tie, 1));
-    assert_eq!(s.record(3), Record::new(Outcome::Tie, 2)); // 3 -> 2, then the tie
-    assert_eq!(s.count(Outcome::Draw), 2);
+    for retrograde in [false, true] {
+        let options = Options {
+            retrograde,
+            ..Options::default()
+        };
+        let s = solve(&g, &options, &no_progress).unwrap();
+        let outcome = |i| s.record(i).unwrap().outcome().unwrap();
+        assert_eq!(outcome(0), Outcome::Draw);
+        assert_eq!(outcome(1), Outcome::Draw);
+        assert_eq!(s.record(2), Record::new(Outcome::Tie, 1));
+        assert_eq!(s.record(3), Record::new(Outcome::Tie, 2)); // 3 -> 2, then the tie
+        assert_eq!(s.count(Outcome::Draw), 2);
+    }
 }
 
 #[test]
@@ -625,6 +723,7 @@ fn graph_of<G: IndexedGame>(game: &G) -> Graph {
         options: vec![Vec::new(); count],
         stuck: vec![Ending::Loss; count],
         tier_starts: Vec::new(),
+        unmoves: false,
     };
     for index in 0..count as u64 {
         if let Some(position) = game.position(index) {
@@ -667,4 +766,7 @@ fn loopy_games_match_the_textbook_analysis_on_every_position() {
     assert!(dodgem.count(Outcome::Win) > 0 && dodgem.count(Outcome::Loss) > 0);
     let mu_torere = check(&crate::games::mu_torere::MuTorere);
     assert!(mu_torere.count(Outcome::Draw) > 0);
+    // Quixo has un-moves: its loopy tiers go through retrograde analysis.
+    let quixo = check(&crate::games::quixo::Quixo::new(3).unwrap());
+    assert!(quixo.count(Outcome::Win) > 0 && quixo.count(Outcome::Loss) > 0);
 }

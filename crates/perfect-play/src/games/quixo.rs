@@ -63,6 +63,68 @@ pub struct Quixo {
     lines: Vec<u32>,
     /// Where the tier of each number of marked cubes starts; one more entry for the end.
     tier_starts: Vec<u64>,
+    /// The engine's fast paths: precomputed pushes, un-pushes, line and index tables.
+    tables: Tables,
+}
+
+/// One slide of a line as bit operations: the squares of `moving` step one square toward the
+/// square a cube was taken from (a shift by `shift`, signed), those of `keep` stay, and the
+/// cube goes in at `to`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Slide {
+    keep: u32,
+    moving: u32,
+    shift: i32,
+    to: u32,
+}
+
+impl Slide {
+    /// The masks of [`Quixo::slide`] from `from` to `to` along a line walked by `step`.
+    fn new(from: u32, to: u32, step: i32) -> Slide {
+        let mut line = 1u32 << from;
+        let mut moving = 0u32;
+        let mut square = to as i32;
+        while square != from as i32 {
+            moving |= 1 << square;
+            line |= 1 << square;
+            square -= step;
+        }
+        Slide {
+            keep: !line,
+            moving,
+            shift: -step,
+            to: 1 << to,
+        }
+    }
+
+    /// Slide `board`; `cube` says whether the cube going in is one of `board`'s.
+    #[inline]
+    fn apply(self, board: u32, cube: bool) -> u32 {
+        let moved = board & self.moving;
+        let moved = if self.shift > 0 {
+            moved << self.shift
+        } else {
+            moved >> -self.shift
+        };
+        (board & self.keep) | moved | if cube { self.to } else { 0 }
+    }
+}
+
+/// Tables for the engine's inner loops, built once per board size.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Tables {
+    /// Every move in the order of [`Game::moves`], with its slide.
+    pushes: Vec<(Push, Slide)>,
+    /// For each square, the un-pushes of a cube that went in there: the square it came from
+    /// and the slide that takes it back.
+    unpushes: Vec<Vec<(u32, Slide)>>,
+    /// Bit `m` set when the marks `m` hold a line (boards up to 4 x 4; empty for 5 x 5).
+    line_bits: Vec<u64>,
+    /// `rank_part[(chunk * 256 + byte) * (cells + 1) + before]`: what the squares of `byte`
+    /// in eight-square chunk `chunk` add to a set's rank when `before` squares precede them.
+    rank_part: Vec<u64>,
+    /// `compact[mask * 256 + bits]`: the bits of `bits` under `mask`, packed low.
+    compact: Vec<u8>,
 }
 
 impl Quixo {
@@ -88,12 +150,129 @@ impl Quixo {
             let size = choose.choose(cells, k) << k << 1;
             tier_starts.push(tier_starts[k] + size);
         }
-        Ok(Quixo {
+        let mut quixo = Quixo {
             n,
             choose,
             lines,
             tier_starts,
-        })
+            tables: Tables {
+                pushes: Vec::new(),
+                unpushes: Vec::new(),
+                line_bits: Vec::new(),
+                rank_part: Vec::new(),
+                compact: Vec::new(),
+            },
+        };
+        quixo.tables = quixo.build_tables();
+        Ok(quixo)
+    }
+
+    fn build_tables(&self) -> Tables {
+        let n = self.n;
+        let cells = n * n;
+        let pushes = self
+            .moves(&self.start_position())
+            .into_iter()
+            .map(|push| {
+                let (to, step) = self.end_square(&push);
+                (push, Slide::new(push.from, to, step))
+            })
+            .collect();
+        let last = n - 1;
+        let border = |row: u32, col: u32| row == 0 || col == 0 || row == last || col == last;
+        let mut unpushes = vec![Vec::new(); cells as usize];
+        for (to, list) in unpushes.iter_mut().enumerate() {
+            let to = to as u32;
+            let (row, col) = (to / n, to % n);
+            // The lines `to` ends: the border squares along them a cube can have come from,
+            // and the step from `to` toward them.
+            let mut add = |from: u32, step: i32| list.push((from, Slide::new(to, from, step)));
+            if col == 0 {
+                (1..n).filter(|&c| border(row, c)).for_each(|c| add(row * n + c, 1));
+            }
+            if col == last {
+                (0..last).filter(|&c| border(row, c)).for_each(|c| add(row * n + c, -1));
+            }
+            if row == 0 {
+                (1..n).filter(|&r| border(r, col)).for_each(|r| add(r * n + col, n as i32));
+            }
+            if row == last {
+                (0..last).filter(|&r| border(r, col)).for_each(|r| add(r * n + col, -(n as i32)));
+            }
+        }
+        let line_bits = if cells <= 16 {
+            let mut bits = vec![0u64; (1usize << cells).div_ceil(64)];
+            for marks in 0..1u32 << cells {
+                if self.lines.iter().any(|&line| marks & line == line) {
+                    bits[(marks / 64) as usize] |= 1 << (marks % 64);
+                }
+            }
+            bits
+        } else {
+            Vec::new()
+        };
+        let chunks = cells.div_ceil(8) as usize;
+        let width = cells as usize + 1;
+        let mut rank_part = vec![0u64; chunks * 256 * width];
+        for chunk in 0..chunks {
+            for byte in 0..256usize {
+                for before in 0..width {
+                    let mut sum = 0;
+                    let mut j = before;
+                    for bit in 0..8 {
+                        let square = chunk * 8 + bit;
+                        if byte >> bit & 1 == 1 && square < cells as usize {
+                            j += 1;
+                            if j < width {
+                                sum += self.choose.choose(square, j);
+                            }
+                        }
+                    }
+                    rank_part[(chunk * 256 + byte) * width + before] = sum;
+                }
+            }
+        }
+        let mut compact = vec![0u8; 256 * 256];
+        for mask in 0..256usize {
+            for bits in 0..256usize {
+                let (mut out, mut i) = (0u8, 0);
+                for bit in 0..8 {
+                    if mask >> bit & 1 == 1 {
+                        out |= ((bits >> bit & 1) as u8) << i;
+                        i += 1;
+                    }
+                }
+                compact[mask * 256 + bits] = out;
+            }
+        }
+        Tables {
+            pushes,
+            unpushes,
+            line_bits,
+            rank_part,
+            compact,
+        }
+    }
+
+    /// Where `push` puts the cube back in, and the step from its square toward there.
+    fn end_square(&self, push: &Push) -> (u32, i32) {
+        let n = self.n;
+        let (row, col) = (push.from / n, push.from % n);
+        match push.end {
+            End::Left => (row * n, -1),
+            End::Right => (row * n + n - 1, 1),
+            End::Top => (col, -(n as i32)),
+            End::Bottom => ((n - 1) * n + col, n as i32),
+        }
+    }
+
+    /// [`Quixo::has_line`] by table where the board is small enough.
+    #[inline]
+    fn line_in(&self, marks: u32) -> bool {
+        match self.tables.line_bits.get((marks / 64) as usize) {
+            Some(word) => word >> (marks % 64) & 1 == 1,
+            None => self.has_line(marks),
+        }
     }
 
     /// The board's side.
@@ -194,14 +373,7 @@ impl Quixo {
     /// The board after `push`, the other side to move (whether or not it made a line).
     #[must_use]
     pub fn push(&self, cubes: &Cubes, push: &Push) -> Cubes {
-        let n = self.n;
-        let (row, col) = (push.from / n, push.from % n);
-        let (to, step) = match push.end {
-            End::Left => (row * n, -1),
-            End::Right => (row * n + n - 1, 1),
-            End::Top => (col, -(n as i32)),
-            End::Bottom => ((n - 1) * n + col, n as i32),
-        };
+        let (to, step) = self.end_square(push);
         Cubes {
             x: self.slide(cubes.x, push.from, to, step, cubes.x_to_move),
             o: self.slide(cubes.o, push.from, to, step, !cubes.x_to_move),
@@ -218,18 +390,51 @@ impl IndexedGame for Quixo {
     fn index(&self, cubes: &Cubes) -> u64 {
         let marked = cubes.x | cubes.o;
         let k = marked.count_ones() as usize;
-        let rank = self.choose.rank(u64::from(marked));
-        // Which of the marked squares show X, in square order.
-        let mut x_bits = 0u64;
-        let mut rest = marked;
-        let mut i = 0;
-        while rest != 0 {
-            x_bits |= u64::from(cubes.x >> rest.trailing_zeros() & 1) << i;
-            rest &= rest - 1;
-            i += 1;
+        let cells = (self.n * self.n) as usize;
+        let width = cells + 1;
+        let t = &self.tables;
+        let (mut rank, mut x_bits, mut before) = (0u64, 0u64, 0usize);
+        for chunk in 0..cells.div_ceil(8) {
+            let m = (marked >> (8 * chunk) & 0xff) as usize;
+            let x = (cubes.x >> (8 * chunk) & 0xff) as usize;
+            rank += t.rank_part[(chunk * 256 + m) * width + before];
+            x_bits |= u64::from(t.compact[m * 256 + x]) << before;
+            before += m.count_ones() as usize;
         }
         self.tier_starts[k] + ((rank << k | x_bits) << 1) + u64::from(!cubes.x_to_move)
     }
+
+    fn transitions(&self, cubes: &Cubes, out: &mut Vec<Transition<Cubes>>) {
+        let (mine, theirs) = if cubes.x_to_move {
+            (cubes.x, cubes.o)
+        } else {
+            (cubes.o, cubes.x)
+        };
+        for (push, slide) in &self.tables.pushes {
+            if theirs >> push.from & 1 == 1 {
+                continue;
+            }
+            let (mine, theirs) = (slide.apply(mine, true), slide.apply(theirs, false));
+            out.push(if self.line_in(theirs) {
+                Transition::End(Ending::Loss)
+            } else if self.line_in(mine) {
+                Transition::End(Ending::Win)
+            } else if cubes.x_to_move {
+                Transition::to(Cubes {
+                    x: mine,
+                    o: theirs,
+                    x_to_move: false,
+                })
+            } else {
+                Transition::to(Cubes {
+                    x: theirs,
+                    o: mine,
+                    x_to_move: true,
+                })
+            });
+        }
+    }
+
 
     fn position(&self, index: u64) -> Option<Cubes> {
         let k = self
@@ -268,6 +473,48 @@ impl IndexedGame for Quixo {
     fn tier_range(&self, tier: u64) -> Range<u64> {
         self.tier_starts[tier as usize]..self.tier_starts[tier as usize + 1]
     }
+
+    fn has_unmoves(&self) -> bool {
+        true
+    }
+
+    /// The moves that stay in a tier turn one of the mover's own cubes: the cube pushed in
+    /// shows at an end of its line, and taking it back out slides the line the other way and
+    /// leaves it at the border square it came from.
+    fn tier_parents(&self, cubes: &Cubes, parents: &mut Vec<Cubes>) {
+        // The side that made the last move.
+        let mover_is_x = !cubes.x_to_move;
+        let (mut theirs, mine) = if mover_is_x {
+            (cubes.x, cubes.o)
+        } else {
+            (cubes.o, cubes.x)
+        };
+        let last_mover = theirs;
+        while theirs != 0 {
+            let to = theirs.trailing_zeros();
+            theirs &= theirs - 1;
+            for &(_, slide) in &self.tables.unpushes[to as usize] {
+                let before = slide.apply(last_mover, true);
+                let other = slide.apply(mine, false);
+                if self.line_in(before) || self.line_in(other) {
+                    continue;
+                }
+                parents.push(if mover_is_x {
+                    Cubes {
+                        x: before,
+                        o: other,
+                        x_to_move: true,
+                    }
+                } else {
+                    Cubes {
+                        x: other,
+                        o: before,
+                        x_to_move: false,
+                    }
+                });
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -283,6 +530,74 @@ mod tests {
             if let Some(cubes) = game.position(index) {
                 assert_eq!(cubes.x & cubes.o, 0);
                 assert_eq!(game.index(&cubes), index);
+            }
+        }
+    }
+
+    /// The index by loops over the squares (what the tables replace).
+    fn index_by_loops(game: &Quixo, cubes: &Cubes) -> u64 {
+        let marked = cubes.x | cubes.o;
+        let k = marked.count_ones() as usize;
+        let rank = game.choose.rank(u64::from(marked));
+        let mut x_bits = 0u64;
+        let mut rest = marked;
+        let mut i = 0;
+        while rest != 0 {
+            x_bits |= u64::from(cubes.x >> rest.trailing_zeros() & 1) << i;
+            rest &= rest - 1;
+            i += 1;
+        }
+        game.tier_starts[k] + ((rank << k | x_bits) << 1) + u64::from(!cubes.x_to_move)
+    }
+
+    #[test]
+    fn the_tables_agree_with_the_loops() {
+        // Every board of 3 x 3 and a spread of larger ones: index, lines and slides.
+        for n in 2..=5u32 {
+            let game = Quixo::new(n).unwrap();
+            let cells = n * n;
+            let mut state = 0x9e37_79b9_7f4a_7c15u64;
+            let boards: Vec<(u32, u32)> = if n <= 3 {
+                (0..3u32.pow(cells))
+                    .map(|mut v| {
+                        let (mut x, mut o) = (0, 0);
+                        for sq in 0..cells {
+                            match v % 3 {
+                                1 => x |= 1 << sq,
+                                2 => o |= 1 << sq,
+                                _ => {}
+                            }
+                            v /= 3;
+                        }
+                        (x, o)
+                    })
+                    .collect()
+            } else {
+                (0..20_000)
+                    .map(|_| {
+                        state ^= state << 13;
+                        state ^= state >> 7;
+                        state ^= state << 17;
+                        let mask = (1u32 << cells) - 1;
+                        let marked = state as u32 & mask;
+                        (marked & (state >> 32) as u32, marked & !(state >> 32) as u32)
+                    })
+                    .collect()
+            };
+            for (x, o) in boards {
+                assert_eq!(game.line_in(x), game.has_line(x));
+                for x_to_move in [true, false] {
+                    let cubes = Cubes { x, o, x_to_move };
+                    assert_eq!(game.index(&cubes), index_by_loops(&game, &cubes));
+                    let mut fast = Vec::new();
+                    game.transitions(&cubes, &mut fast);
+                    let slow: Vec<_> = game
+                        .moves(&cubes)
+                        .iter()
+                        .map(|push| game.play(&cubes, push))
+                        .collect();
+                    assert_eq!(fast, slow);
+                }
             }
         }
     }

@@ -1,0 +1,325 @@
+//! Retrograde analysis of one tier, for games with un-moves ([`IndexedGame::tier_parents`]).
+//!
+//! The passes of value iteration re-generate every open position's moves once per pass, and a
+//! loopy tier takes a pass per remoteness. With un-moves each position's moves are generated
+//! once and its parents once, when it is decided (GamesmanOne's loopy tier solver works this
+//! way):
+//!
+//! 1. *Scan.* Every position's moves are played once. The moves that leave the tier (or end
+//!    the game) have known results; those staying in it are counted. A position with none
+//!    staying is decided at once. The others keep, in four bytes, the count of moves still
+//!    open in the tier, the nearest win the known results offer and the farthest loss.
+//! 2. *Levels.* Level `r` first decides the positions whose nearest known win is `r`, then
+//!    takes every position of the tier decided at remoteness `r` and visits its parents in
+//!    the tier: a loss makes each open parent a win in `r + 1`; a win counts one of each
+//!    parent's moves as lost, and a parent whose last open move this was is a loss in one
+//!    more than its farthest win. Results are only ever written once (compare-and-swap from
+//!    open), so the threads of a level need no other coordination, and a level only writes
+//!    remoteness above its own, so its own frontier is fixed while it is read.
+//!
+//! Wins and losses come out exact: level `r` sees every loss at `r` (they are written at
+//! lower levels), so a parent's first win is its nearest; and a parent's moves are counted
+//! off in the order of their remoteness, so the last one sets the loss's. What stays open is a
+//! draw, unless the tier can reach a tie: then the passes of value iteration settle ties and
+//! draws among the open positions, as they do without un-moves.
+
+use super::solve::{Child, Passes, earlier_tier, for_mover};
+use super::{EngineError, IndexedGame, Record};
+use crate::player::Outcome;
+use rayon::prelude::*;
+use std::ops::Range;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+
+/// Bytes per position of the largest tier that the scan's side table takes.
+pub const PENDING_BYTES: u64 = 4;
+
+/// A pending position's four bytes: moves still open in the tier (8 bits), the remoteness of
+/// the nearest win the known results give (12 bits) and that of the loss if every open move
+/// turns out a win for the opponent (12 bits).
+const COUNT_BITS: u32 = 8;
+const FIELD_BITS: u32 = 12;
+const COUNT_MASK: u32 = (1 << COUNT_BITS) - 1;
+const FIELD_MASK: u32 = (1 << FIELD_BITS) - 1;
+/// In the win field: no win known. In the loss field: a tie or draw is in reach, so the
+/// position is no loss whatever its open moves give.
+const NONE: u32 = FIELD_MASK;
+/// The largest remoteness the fields hold; a tier that goes further falls back to the passes.
+const FIELD_MAX: u32 = FIELD_MASK - 1;
+
+/// Indices a worker takes at a time.
+const CHUNK: usize = 4096;
+
+/// How the retrograde analysis of a tier ended.
+pub(super) enum Outcomes {
+    /// Wins and losses are decided; `ties` says whether a tie is in reach somewhere in the
+    /// tier (the passes must then settle the open positions), `positions` counts the tier's
+    /// positions, `levels` the levels run.
+    Done {
+        positions: u64,
+        ties: bool,
+        levels: u32,
+    },
+    /// The tier does not fit the side table (a position with more than 255 moves inside the
+    /// tier, or a remoteness past 4094): it was left open for the passes.
+    Unfit,
+}
+
+impl<G: IndexedGame + Sync> Passes<'_, G> {
+    /// Decide every win and loss of tier `range` (see the module). `on_level(r)` is called
+    /// after each level.
+    pub(super) fn retrograde(
+        &self,
+        range: &Range<u64>,
+        on_level: &(dyn Fn(u32) + Sync),
+    ) -> Result<Outcomes, EngineError> {
+        let start = range.start as usize;
+        let len = (range.end - range.start) as usize;
+        let pending: Vec<AtomicU32> = (0..len).map(|_| AtomicU32::new(0)).collect();
+        let deepest = AtomicU64::new(0);
+        let scan = self.scan(range, &pending, &deepest)?;
+        let Some((positions, ties)) = scan else {
+            for cell in &self.table[start..start + len] {
+                cell.store(Record::OPEN.bits(), Ordering::Relaxed);
+            }
+            return Ok(Outcomes::Unfit);
+        };
+        let mut level = 0u32;
+        while u64::from(level) <= deepest.load(Ordering::Relaxed) {
+            self.promote_wins(start, &pending, level);
+            self.visit_parents(range, &pending, &deepest, level)?;
+            on_level(level);
+            level += 1;
+        }
+        Ok(Outcomes::Done {
+            positions,
+            ties,
+            levels: level,
+        })
+    }
+
+    /// Write `record` at `index` if it is still open; true when this call wrote it.
+    fn claim(&self, index: usize, record: Record) -> bool {
+        let won = self.table[index]
+            .compare_exchange(
+                Record::OPEN.bits(),
+                record.bits(),
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            )
+            .is_ok();
+        if won {
+            self.decided.fetch_add(1, Ordering::Relaxed);
+        }
+        won
+    }
+
+    /// Step 1: every position's moves once. Returns the positions and whether a tie is in
+    /// reach, or `None` when some position does not fit the side table.
+    fn scan(
+        &self,
+        range: &Range<u64>,
+        pending: &[AtomicU32],
+        deepest: &AtomicU64,
+    ) -> Result<Option<(u64, bool)>, EngineError> {
+        let start = range.start as usize;
+        let results: Vec<Option<(u64, bool)>> = pending
+            .par_chunks(CHUNK)
+            .enumerate()
+            .map(|(chunk, cells)| -> Result<Option<(u64, bool)>, EngineError> {
+                let mut transitions = Vec::new();
+                let (mut positions, mut ties) = (0u64, false);
+                for (offset, cell) in cells.iter().enumerate() {
+                    let index = start + chunk * CHUNK + offset;
+                    let Some(position) = self.game.position(index as u64) else {
+                        self.table[index].store(Record::HOLE.bits(), Ordering::Relaxed);
+                        continue;
+                    };
+                    positions += 1;
+                    transitions.clear();
+                    self.game.transitions(&position, &mut transitions);
+                    if transitions.is_empty() {
+                        let record = super::solve::ending_record(self.game.no_moves(&position));
+                        ties |= record.outcome() == Some(Outcome::Tie);
+                        self.store(index, record);
+                        continue;
+                    }
+                    let mut nearest_win: Option<u32> = None;
+                    let mut nearest_tie: Option<u32> = None;
+                    let mut farthest_loss: Option<u32> = None;
+                    let mut draw = false;
+                    let mut inside = 0u32;
+                    for transition in &transitions {
+                        let seen = match self.child(index, transition)? {
+                            Child::Ended(record) => record,
+                            Child::At(to, child) if range.contains(&to) => {
+                                let _ = child;
+                                inside += 1;
+                                continue;
+                            }
+                            Child::At(to, child) => {
+                                if !child.is_final() {
+                                    return Err(earlier_tier(index, to));
+                                }
+                                for_mover(child)
+                            }
+                        };
+                        let r = seen.remoteness().unwrap_or(0);
+                        match seen.outcome() {
+                            Some(Outcome::Win) => {
+                                nearest_win = Some(nearest_win.map_or(r, |w| w.min(r)));
+                            }
+                            Some(Outcome::Tie) => {
+                                nearest_tie = Some(nearest_tie.map_or(r, |t| t.min(r)));
+                            }
+                            Some(Outcome::Draw) => draw = true,
+                            _ => farthest_loss = Some(farthest_loss.map_or(r, |l| l.max(r))),
+                        }
+                    }
+                    ties |= nearest_tie.is_some();
+                    if inside == 0 {
+                        // Every move's result is known: decided now, as a pass would.
+                        let record = match (nearest_win, nearest_tie, draw, farthest_loss) {
+                            (Some(w), ..) => Record::new(Outcome::Win, w + 1),
+                            (None, Some(t), ..) => Record::new(Outcome::Tie, t + 1),
+                            (None, None, true, _) => Some(Record::DRAW),
+                            (None, None, false, l) => {
+                                Record::new(Outcome::Loss, l.unwrap_or(0) + 1)
+                            }
+                        }
+                        .ok_or(EngineError::TooDeep)?;
+                        if let Some(r) = record.remoteness() {
+                            deepest.fetch_max(u64::from(r), Ordering::Relaxed);
+                        }
+                        self.store(index, record);
+                        continue;
+                    }
+                    let win = nearest_win.map_or(NONE, |w| w + 1);
+                    let loss = if nearest_tie.is_some() || draw {
+                        NONE
+                    } else {
+                        farthest_loss.map_or(0, |l| l + 1)
+                    };
+                    let too_far = |r: Option<u32>| r.is_some_and(|r| r + 1 > FIELD_MAX);
+                    if inside > COUNT_MASK || too_far(nearest_win) || too_far(farthest_loss) {
+                        return Ok(None);
+                    }
+                    if win != NONE {
+                        deepest.fetch_max(u64::from(win), Ordering::Relaxed);
+                    }
+                    cell.store(
+                        inside | win << COUNT_BITS | loss << (COUNT_BITS + FIELD_BITS),
+                        Ordering::Relaxed,
+                    );
+                }
+                Ok(Some((positions, ties)))
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(results
+            .into_iter()
+            .try_fold((0, false), |(p, t), chunk| {
+                chunk.map(|(q, u)| (p + q, t || u))
+            }))
+    }
+
+    /// The open positions whose nearest known win is `level` win there.
+    fn promote_wins(&self, start: usize, pending: &[AtomicU32], level: u32) {
+        // Known wins are at least one move away; holes and decided positions read 0.
+        let Some(record) = Record::new(Outcome::Win, level).filter(|_| level > 0) else {
+            return;
+        };
+        pending.par_chunks(CHUNK).enumerate().for_each(|(chunk, cells)| {
+            for (offset, cell) in cells.iter().enumerate() {
+                if cell.load(Ordering::Relaxed) >> COUNT_BITS & FIELD_MASK == level {
+                    self.claim(start + chunk * CHUNK + offset, record);
+                }
+            }
+        });
+    }
+
+    /// Visit the parents of every position of the tier decided at remoteness `level`.
+    fn visit_parents(
+        &self,
+        range: &Range<u64>,
+        pending: &[AtomicU32],
+        deepest: &AtomicU64,
+        level: u32,
+    ) -> Result<(), EngineError> {
+        let start = range.start as usize;
+        let (Some(won), Some(lost)) = (
+            Record::new(Outcome::Win, level),
+            Record::new(Outcome::Loss, level),
+        ) else {
+            return Err(EngineError::TooDeep);
+        };
+        let parent_wins = Record::new(Outcome::Win, level + 1).ok_or(EngineError::TooDeep)?;
+        self.table[range.start as usize..range.end as usize]
+            .par_chunks(CHUNK)
+            .enumerate()
+            .try_for_each_init(Vec::new, |parents, (chunk, cells)| {
+                for (offset, cell) in cells.iter().enumerate() {
+                    let record = Record::from_bits(cell.load(Ordering::Relaxed));
+                    if record != won && record != lost {
+                        continue;
+                    }
+                    let index = start + chunk * CHUNK + offset;
+                    let Some(position) = self.game.position(index as u64) else {
+                        continue;
+                    };
+                    parents.clear();
+                    self.game.tier_parents(&position, parents);
+                    for parent in parents.iter() {
+                        let at = self.game.index(parent);
+                        if !range.contains(&at) {
+                            continue;
+                        }
+                        let at = at as usize;
+                        if record == lost {
+                            if self.claim(at, parent_wins) {
+                                deepest.fetch_max(u64::from(level) + 1, Ordering::Relaxed);
+                            }
+                            continue;
+                        }
+                        if self.load(at) != Record::OPEN {
+                            continue;
+                        }
+                        let before = pending[at - start].fetch_sub(1, Ordering::Relaxed);
+                        match before & COUNT_MASK {
+                            0 => {
+                                return Err(EngineError::BadIndex {
+                                    from: at as u64,
+                                    to: index as u64,
+                                    why: "reached by more un-moves than moves: the game's un-moves are inconsistent",
+                                });
+                            }
+                            1 => self.last_open_move_lost(at, before, level, deepest)?,
+                            _ => {}
+                        }
+                    }
+                }
+                Ok(())
+            })
+    }
+
+    /// Every move of open position `at` is now known to win for the opponent, the last at
+    /// `level`: a loss, unless a known win (decided at its own level) or a tie or draw in
+    /// reach (left to the passes) says otherwise.
+    fn last_open_move_lost(
+        &self,
+        at: usize,
+        fields: u32,
+        level: u32,
+        deepest: &AtomicU64,
+    ) -> Result<(), EngineError> {
+        let win = fields >> COUNT_BITS & FIELD_MASK;
+        let loss = fields >> (COUNT_BITS + FIELD_BITS) & FIELD_MASK;
+        if win != NONE || loss == NONE {
+            return Ok(());
+        }
+        let remoteness = loss.max(level + 1);
+        let record = Record::new(Outcome::Loss, remoteness).ok_or(EngineError::TooDeep)?;
+        if self.claim(at, record) {
+            deepest.fetch_max(u64::from(remoteness), Ordering::Relaxed);
+        }
+        Ok(())
+    }
+}
