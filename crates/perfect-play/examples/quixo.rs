@@ -7,7 +7,8 @@ use std::time::Instant;
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let number = |i: usize, default: u32| -> u32 {
-        args.get(i).map_or(default, |a| a.parse().expect("a number"))
+        args.get(i)
+            .map_or(default, |a| a.parse().expect("a number"))
     };
     let game = Quixo::new(number(0, 3)).expect("a supported size");
     let options = Options {

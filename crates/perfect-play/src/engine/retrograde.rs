@@ -125,100 +125,100 @@ impl<G: IndexedGame + Sync> Passes<'_, G> {
         let results: Vec<Option<(u64, bool)>> = pending
             .par_chunks(CHUNK)
             .enumerate()
-            .map(|(chunk, cells)| -> Result<Option<(u64, bool)>, EngineError> {
-                let mut transitions = Vec::new();
-                let (mut positions, mut ties) = (0u64, false);
-                for (offset, cell) in cells.iter().enumerate() {
-                    let index = start + chunk * CHUNK + offset;
-                    let Some(position) = self.game.position(index as u64) else {
-                        self.table[index].store(Record::HOLE.bits(), Ordering::Relaxed);
-                        continue;
-                    };
-                    positions += 1;
-                    transitions.clear();
-                    self.game.transitions(&position, &mut transitions);
-                    if transitions.is_empty() {
-                        let record = super::solve::ending_record(self.game.no_moves(&position));
-                        ties |= record.outcome() == Some(Outcome::Tie);
-                        self.store(index, record);
-                        continue;
-                    }
-                    let mut nearest_win: Option<u32> = None;
-                    let mut nearest_tie: Option<u32> = None;
-                    let mut farthest_loss: Option<u32> = None;
-                    let mut draw = false;
-                    let mut inside = 0u32;
-                    for transition in &transitions {
-                        let seen = match self.child(index, transition)? {
-                            Child::Ended(record) => record,
-                            Child::At(to, child) if range.contains(&to) => {
-                                let _ = child;
-                                inside += 1;
-                                continue;
-                            }
-                            Child::At(to, child) => {
-                                if !child.is_final() {
-                                    return Err(earlier_tier(index, to));
-                                }
-                                for_mover(child)
-                            }
+            .map(
+                |(chunk, cells)| -> Result<Option<(u64, bool)>, EngineError> {
+                    let mut transitions = Vec::new();
+                    let (mut positions, mut ties) = (0u64, false);
+                    for (offset, cell) in cells.iter().enumerate() {
+                        let index = start + chunk * CHUNK + offset;
+                        let Some(position) = self.game.position(index as u64) else {
+                            self.table[index].store(Record::HOLE.bits(), Ordering::Relaxed);
+                            continue;
                         };
-                        let r = seen.remoteness().unwrap_or(0);
-                        match seen.outcome() {
-                            Some(Outcome::Win) => {
-                                nearest_win = Some(nearest_win.map_or(r, |w| w.min(r)));
-                            }
-                            Some(Outcome::Tie) => {
-                                nearest_tie = Some(nearest_tie.map_or(r, |t| t.min(r)));
-                            }
-                            Some(Outcome::Draw) => draw = true,
-                            _ => farthest_loss = Some(farthest_loss.map_or(r, |l| l.max(r))),
+                        positions += 1;
+                        transitions.clear();
+                        self.game.transitions(&position, &mut transitions);
+                        if transitions.is_empty() {
+                            let record = super::solve::ending_record(self.game.no_moves(&position));
+                            ties |= record.outcome() == Some(Outcome::Tie);
+                            self.store(index, record);
+                            continue;
                         }
-                    }
-                    ties |= nearest_tie.is_some();
-                    if inside == 0 {
-                        // Every move's result is known: decided now, as a pass would.
-                        let record = match (nearest_win, nearest_tie, draw, farthest_loss) {
-                            (Some(w), ..) => Record::new(Outcome::Win, w + 1),
-                            (None, Some(t), ..) => Record::new(Outcome::Tie, t + 1),
-                            (None, None, true, _) => Some(Record::DRAW),
-                            (None, None, false, l) => {
-                                Record::new(Outcome::Loss, l.unwrap_or(0) + 1)
+                        let mut nearest_win: Option<u32> = None;
+                        let mut nearest_tie: Option<u32> = None;
+                        let mut farthest_loss: Option<u32> = None;
+                        let mut draw = false;
+                        let mut inside = 0u32;
+                        for transition in &transitions {
+                            let seen = match self.child(index, transition)? {
+                                Child::Ended(record) => record,
+                                Child::At(to, child) if range.contains(&to) => {
+                                    let _ = child;
+                                    inside += 1;
+                                    continue;
+                                }
+                                Child::At(to, child) => {
+                                    if !child.is_final() {
+                                        return Err(earlier_tier(index, to));
+                                    }
+                                    for_mover(child)
+                                }
+                            };
+                            let r = seen.remoteness().unwrap_or(0);
+                            match seen.outcome() {
+                                Some(Outcome::Win) => {
+                                    nearest_win = Some(nearest_win.map_or(r, |w| w.min(r)));
+                                }
+                                Some(Outcome::Tie) => {
+                                    nearest_tie = Some(nearest_tie.map_or(r, |t| t.min(r)));
+                                }
+                                Some(Outcome::Draw) => draw = true,
+                                _ => farthest_loss = Some(farthest_loss.map_or(r, |l| l.max(r))),
                             }
                         }
-                        .ok_or(EngineError::TooDeep)?;
-                        if let Some(r) = record.remoteness() {
-                            deepest.fetch_max(u64::from(r), Ordering::Relaxed);
+                        ties |= nearest_tie.is_some();
+                        if inside == 0 {
+                            // Every move's result is known: decided now, as a pass would.
+                            let record = match (nearest_win, nearest_tie, draw, farthest_loss) {
+                                (Some(w), ..) => Record::new(Outcome::Win, w + 1),
+                                (None, Some(t), ..) => Record::new(Outcome::Tie, t + 1),
+                                (None, None, true, _) => Some(Record::DRAW),
+                                (None, None, false, l) => {
+                                    Record::new(Outcome::Loss, l.unwrap_or(0) + 1)
+                                }
+                            }
+                            .ok_or(EngineError::TooDeep)?;
+                            if let Some(r) = record.remoteness() {
+                                deepest.fetch_max(u64::from(r), Ordering::Relaxed);
+                            }
+                            self.store(index, record);
+                            continue;
                         }
-                        self.store(index, record);
-                        continue;
+                        let win = nearest_win.map_or(NONE, |w| w + 1);
+                        let loss = if nearest_tie.is_some() || draw {
+                            NONE
+                        } else {
+                            farthest_loss.map_or(0, |l| l + 1)
+                        };
+                        let too_far = |r: Option<u32>| r.is_some_and(|r| r + 1 > FIELD_MAX);
+                        if inside > COUNT_MASK || too_far(nearest_win) || too_far(farthest_loss) {
+                            return Ok(None);
+                        }
+                        if win != NONE {
+                            deepest.fetch_max(u64::from(win), Ordering::Relaxed);
+                        }
+                        cell.store(
+                            inside | win << COUNT_BITS | loss << (COUNT_BITS + FIELD_BITS),
+                            Ordering::Relaxed,
+                        );
                     }
-                    let win = nearest_win.map_or(NONE, |w| w + 1);
-                    let loss = if nearest_tie.is_some() || draw {
-                        NONE
-                    } else {
-                        farthest_loss.map_or(0, |l| l + 1)
-                    };
-                    let too_far = |r: Option<u32>| r.is_some_and(|r| r + 1 > FIELD_MAX);
-                    if inside > COUNT_MASK || too_far(nearest_win) || too_far(farthest_loss) {
-                        return Ok(None);
-                    }
-                    if win != NONE {
-                        deepest.fetch_max(u64::from(win), Ordering::Relaxed);
-                    }
-                    cell.store(
-                        inside | win << COUNT_BITS | loss << (COUNT_BITS + FIELD_BITS),
-                        Ordering::Relaxed,
-                    );
-                }
-                Ok(Some((positions, ties)))
-            })
+                    Ok(Some((positions, ties)))
+                },
+            )
             .collect::<Result<_, _>>()?;
-        Ok(results
-            .into_iter()
-            .try_fold((0, false), |(p, t), chunk| {
-                chunk.map(|(q, u)| (p + q, t || u))
-            }))
+        Ok(results.into_iter().try_fold((0, false), |(p, t), chunk| {
+            chunk.map(|(q, u)| (p + q, t || u))
+        }))
     }
 
     /// The open positions whose nearest known win is `level` win there.
@@ -227,13 +227,16 @@ impl<G: IndexedGame + Sync> Passes<'_, G> {
         let Some(record) = Record::new(Outcome::Win, level).filter(|_| level > 0) else {
             return;
         };
-        pending.par_chunks(CHUNK).enumerate().for_each(|(chunk, cells)| {
-            for (offset, cell) in cells.iter().enumerate() {
-                if cell.load(Ordering::Relaxed) >> COUNT_BITS & FIELD_MASK == level {
-                    self.claim(start + chunk * CHUNK + offset, record);
+        pending
+            .par_chunks(CHUNK)
+            .enumerate()
+            .for_each(|(chunk, cells)| {
+                for (offset, cell) in cells.iter().enumerate() {
+                    if cell.load(Ordering::Relaxed) >> COUNT_BITS & FIELD_MASK == level {
+                        self.claim(start + chunk * CHUNK + offset, record);
+                    }
                 }
-            }
-        });
+            });
     }
 
     /// Visit the parents of every position of the tier decided at remoteness `level`.

@@ -226,41 +226,44 @@ fn walk_reachable<G: IndexedGame + Sync>(
             let counts = generation
                 .par_iter()
                 .enumerate()
-                .map_init(Vec::new, |next_ones, (w, word)| -> Result<Counts, EngineError> {
-                    let mut counts = Counts::default();
-                    let mut bits = word.swap(0, Ordering::Relaxed);
-                    while bits != 0 {
-                        let from = (w as u64) * 64 + u64::from(bits.trailing_zeros());
-                        bits &= bits - 1;
-                        let position = game.position(from).ok_or(EngineError::BadIndex {
-                            from,
-                            to: from,
-                            why: "a hole: the index gives no position back",
-                        })?;
-                        next_ones.clear();
-                        game.transitions(&position, next_ones);
-                        for transition in next_ones.iter() {
-                            if let Transition::Continue {
-                                position: child, ..
-                            } = transition
-                            {
-                                let to = game.index(child);
-                                if to >= count {
-                                    return Err(EngineError::BadIndex {
-                                        from,
-                                        to,
-                                        why: "outside the table",
-                                    });
-                                }
-                                if set(&seen, to) {
-                                    set(&next, to);
-                                    counts = counts + visit(to);
+                .map_init(
+                    Vec::new,
+                    |next_ones, (w, word)| -> Result<Counts, EngineError> {
+                        let mut counts = Counts::default();
+                        let mut bits = word.swap(0, Ordering::Relaxed);
+                        while bits != 0 {
+                            let from = (w as u64) * 64 + u64::from(bits.trailing_zeros());
+                            bits &= bits - 1;
+                            let position = game.position(from).ok_or(EngineError::BadIndex {
+                                from,
+                                to: from,
+                                why: "a hole: the index gives no position back",
+                            })?;
+                            next_ones.clear();
+                            game.transitions(&position, next_ones);
+                            for transition in next_ones.iter() {
+                                if let Transition::Continue {
+                                    position: child, ..
+                                } = transition
+                                {
+                                    let to = game.index(child);
+                                    if to >= count {
+                                        return Err(EngineError::BadIndex {
+                                            from,
+                                            to,
+                                            why: "outside the table",
+                                        });
+                                    }
+                                    if set(&seen, to) {
+                                        set(&next, to);
+                                        counts = counts + visit(to);
+                                    }
                                 }
                             }
                         }
-                    }
-                    Ok(counts)
-                })
+                        Ok(counts)
+                    },
+                )
                 .try_reduce(Counts::default, |a, b| Ok(a + b))?;
             if counts.positions == 0 {
                 return Ok(total);

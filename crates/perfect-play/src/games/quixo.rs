@@ -188,22 +188,30 @@ impl Quixo {
             // and the step from `to` toward them.
             let mut add = |from: u32, step: i32| list.push((from, Slide::new(to, from, step)));
             if col == 0 {
-                (1..n).filter(|&c| border(row, c)).for_each(|c| add(row * n + c, 1));
+                (1..n)
+                    .filter(|&c| border(row, c))
+                    .for_each(|c| add(row * n + c, 1));
             }
             if col == last {
-                (0..last).filter(|&c| border(row, c)).for_each(|c| add(row * n + c, -1));
+                (0..last)
+                    .filter(|&c| border(row, c))
+                    .for_each(|c| add(row * n + c, -1));
             }
             if row == 0 {
-                (1..n).filter(|&r| border(r, col)).for_each(|r| add(r * n + col, n as i32));
+                (1..n)
+                    .filter(|&r| border(r, col))
+                    .for_each(|r| add(r * n + col, n as i32));
             }
             if row == last {
-                (0..last).filter(|&r| border(r, col)).for_each(|r| add(r * n + col, -(n as i32)));
+                (0..last)
+                    .filter(|&r| border(r, col))
+                    .for_each(|r| add(r * n + col, -(n as i32)));
             }
         }
         let line_bits = if cells <= 16 {
             let mut bits = vec![0u64; (1usize << cells).div_ceil(64)];
             for marks in 0..1u32 << cells {
-                if self.lines.iter().any(|&line| marks & line == line) {
+                if self.lines.iter().any(|&line| line & !marks == 0) {
                     bits[(marks / 64) as usize] |= 1 << (marks % 64);
                 }
             }
@@ -435,7 +443,6 @@ impl IndexedGame for Quixo {
         }
     }
 
-
     fn position(&self, index: u64) -> Option<Cubes> {
         let k = self
             .tier_starts
@@ -580,7 +587,10 @@ mod tests {
                         state ^= state << 17;
                         let mask = (1u32 << cells) - 1;
                         let marked = state as u32 & mask;
-                        (marked & (state >> 32) as u32, marked & !(state >> 32) as u32)
+                        (
+                            marked & (state >> 32) as u32,
+                            marked & !(state >> 32) as u32,
+                        )
                     })
                     .collect()
             };
