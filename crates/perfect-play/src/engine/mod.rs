@@ -22,6 +22,11 @@
 //! the engine then solves them from the last, each with the passes above, and a move into a
 //! solved tier is known at once, so a tier without moves inside it takes a single pass.
 //!
+//! A game that can also take moves back within a tier ([`IndexedGame::tier_parents`]) gets
+//! retrograde analysis instead of the passes for wins and losses: each position's moves are
+//! played once and its parents visited once, when it is decided (see `retrograde.rs`). On
+//! Quixo 4 x 4 that took the solve from 169 s to 38 s.
+//!
 //! The old [`Solver`](crate::Solver) stays as the oracle: the tests check the engine against
 //! it on every acyclic game small enough, and against a classic retrograde analysis with
 //! child counters on loopy ones.

@@ -253,7 +253,9 @@ where
 fn un_moves_retrace_every_move_within_a_tier() {
     for size in 2..=3 {
         assert_unmoves_match_moves(&crate::games::quixo::Quixo::new(size).unwrap());
+        assert_unmoves_match_moves(&crate::games::dodgem::Dodgem::new(size).unwrap());
     }
+    assert_unmoves_match_moves(&crate::games::dodgem::Dodgem::new(4).unwrap());
 }
 
 /// The textbook retrograde analysis, a different algorithm from the engine's passes: each

@@ -287,6 +287,59 @@ impl IndexedGame for Dodgem {
     fn tier_range(&self, tier: u64) -> Range<u64> {
         self.tier_starts[tier as usize]..self.tier_starts[tier as usize + 1]
     }
+
+    fn has_unmoves(&self) -> bool {
+        true
+    }
+
+    /// The moves that stay in a tier keep every car on the board: each car of the side that
+    /// just moved may have come from the empty square behind it in each of its directions.
+    fn tier_parents(&self, cars: &Cars, parents: &mut Vec<Cars>) {
+        let n = self.n;
+        let occupied = cars.first | cars.second;
+        let first_moved = !cars.first_to_move;
+        let moved = if first_moved { cars.first } else { cars.second };
+        let mut rest = moved;
+        while rest != 0 {
+            let to = rest.trailing_zeros();
+            rest &= rest - 1;
+            let (x, y) = (to % n, to / n);
+            // Where the car came from, for each direction it may have driven.
+            let sources: [Option<(u32, u32)>; 3] = if first_moved {
+                [
+                    (x > 0).then(|| (x - 1, y)),     // drove right
+                    (y > 0).then(|| (x, y - 1)),     // drove up
+                    (y + 1 < n).then(|| (x, y + 1)), // drove down
+                ]
+            } else {
+                [
+                    (y > 0).then(|| (x, y - 1)),     // drove up
+                    (x + 1 < n).then(|| (x + 1, y)), // drove left
+                    (x > 0).then(|| (x - 1, y)),     // drove right
+                ]
+            };
+            for (sx, sy) in sources.into_iter().flatten() {
+                let from = self.square(sx, sy);
+                if occupied >> from & 1 == 1 {
+                    continue;
+                }
+                let back = moved & !(1 << to) | 1 << from;
+                parents.push(if first_moved {
+                    Cars {
+                        first: back,
+                        second: cars.second,
+                        first_to_move: true,
+                    }
+                } else {
+                    Cars {
+                        first: cars.first,
+                        second: back,
+                        first_to_move: false,
+                    }
+                });
+            }
+        }
+    }
 }
 
 #[cfg(test)]

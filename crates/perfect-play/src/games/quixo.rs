@@ -125,6 +125,8 @@ struct Tables {
     rank_part: Vec<u64>,
     /// `compact[mask * 256 + bits]`: the bits of `bits` under `mask`, packed low.
     compact: Vec<u8>,
+    /// `spread[mask * 256 + bits]`: the inverse, the low bits of `bits` laid on `mask`.
+    spread: Vec<u8>,
 }
 
 impl Quixo {
@@ -161,6 +163,7 @@ impl Quixo {
                 line_bits: Vec::new(),
                 rank_part: Vec::new(),
                 compact: Vec::new(),
+                spread: Vec::new(),
             },
         };
         quixo.tables = quixo.build_tables();
@@ -253,12 +256,26 @@ impl Quixo {
                 compact[mask * 256 + bits] = out;
             }
         }
+        let mut spread = vec![0u8; 256 * 256];
+        for mask in 0..256usize {
+            for bits in 0..256usize {
+                let (mut out, mut i) = (0u8, 0);
+                for bit in 0..8 {
+                    if mask >> bit & 1 == 1 {
+                        out |= ((bits >> i & 1) as u8) << bit;
+                        i += 1;
+                    }
+                }
+                spread[mask * 256 + bits] = out;
+            }
+        }
         Tables {
             pushes,
             unpushes,
             line_bits,
             rank_part,
             compact,
+            spread,
         }
     }
 
@@ -457,20 +474,16 @@ impl IndexedGame for Quixo {
         let marked = self
             .choose
             .unrank(within >> 1 >> k, k, (self.n * self.n) as usize);
-        let (mut x, mut o) = (0u32, 0u32);
-        let mut rest = marked as u32;
-        let mut i = 0;
-        while rest != 0 {
-            let square = 1 << rest.trailing_zeros();
-            if x_bits >> i & 1 == 1 {
-                x |= square;
-            } else {
-                o |= square;
-            }
-            rest &= rest - 1;
-            i += 1;
+        let marked = marked as u32;
+        let (mut x, mut before) = (0u32, 0u32);
+        for chunk in 0..(self.n * self.n).div_ceil(8) {
+            let m = (marked >> (8 * chunk) & 0xff) as usize;
+            let bits = (x_bits >> before & 0xff) as usize;
+            x |= u32::from(self.tables.spread[m * 256 + bits]) << (8 * chunk);
+            before += m.count_ones();
         }
-        (!self.has_line(x) && !self.has_line(o)).then_some(Cubes { x, o, x_to_move })
+        let o = marked & !x;
+        (!self.line_in(x) && !self.line_in(o)).then_some(Cubes { x, o, x_to_move })
     }
 
     fn tier_count(&self) -> u64 {
@@ -599,6 +612,8 @@ mod tests {
                 for x_to_move in [true, false] {
                     let cubes = Cubes { x, o, x_to_move };
                     assert_eq!(game.index(&cubes), index_by_loops(&game, &cubes));
+                    let playable = !game.has_line(x) && !game.has_line(o);
+                    assert_eq!(game.position(game.index(&cubes)), playable.then_some(cubes));
                     let mut fast = Vec::new();
                     game.transitions(&cubes, &mut fast);
                     let slow: Vec<_> = game

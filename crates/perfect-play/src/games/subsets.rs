@@ -1,25 +1,33 @@
 //! Sets of squares numbered densely (the combinatorial number system), for the games' indexes.
 
-/// Binomial coefficients up to a size, and the ranks of sets they give.
+/// Binomial coefficients up to a size, and the ranks of sets they give. One flat table, so a
+/// lookup is one load.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Binomials(Vec<Vec<u64>>);
+pub(crate) struct Binomials {
+    /// `table[a * width + b]` is `choose(a, b)`.
+    table: Vec<u64>,
+    width: usize,
+}
 
 impl Binomials {
     /// `choose(a, b)` for every `b <= a <= n` (saturating past `u64`).
     pub(crate) fn new(n: usize) -> Binomials {
-        let mut table = vec![vec![0u64; n + 1]; n + 1];
+        let width = n + 2;
+        let mut table = vec![0u64; (n + 1) * width];
         for a in 0..=n {
-            table[a][0] = 1;
+            table[a * width] = 1;
             for b in 1..=a {
-                table[a][b] = table[a - 1][b - 1].saturating_add(table[a - 1][b]);
+                table[a * width + b] =
+                    table[(a - 1) * width + b - 1].saturating_add(table[(a - 1) * width + b]);
             }
         }
-        Binomials(table)
+        Binomials { table, width }
     }
 
     /// Ways to choose `b` of `a`.
+    #[inline]
     pub(crate) fn choose(&self, a: usize, b: usize) -> u64 {
-        self.0[a][b]
+        self.table[a * self.width + b]
     }
 
     /// The rank of the set `bits` among all sets of as many elements: the sum of
@@ -30,7 +38,7 @@ impl Binomials {
         let mut j = 0;
         while rest != 0 {
             j += 1;
-            rank += self.0[rest.trailing_zeros() as usize][j];
+            rank += self.choose(rest.trailing_zeros() as usize, j);
             rest &= rest - 1;
         }
         rank
@@ -43,8 +51,9 @@ impl Binomials {
         let mut p = n;
         while left > 0 {
             p -= 1;
-            if self.0[p][left] <= rank {
-                rank -= self.0[p][left];
+            let c = self.choose(p, left);
+            if c <= rank {
+                rank -= c;
                 bits |= 1 << p;
                 left -= 1;
             }
