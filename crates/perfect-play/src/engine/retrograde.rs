@@ -23,12 +23,13 @@
 //! draw, unless the tier can reach a tie: then the passes of value iteration settle ties and
 //! draws among the open positions, as they do without un-moves.
 
-use super::solve::{Child, Passes, earlier_tier, for_mover};
+use super::solve::{Child, Passes, earlier_tier, ending_record, for_mover};
 use super::{EngineError, IndexedGame, Record};
+use crate::game::Transition;
 use crate::player::Outcome;
 use rayon::prelude::*;
 use std::ops::Range;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Bytes per position of the largest tier that the scan's side table takes.
 pub const PENDING_BYTES: u64 = 4;
@@ -48,6 +49,63 @@ const FIELD_MAX: u32 = FIELD_MASK - 1;
 
 /// Indices a worker takes at a time.
 const CHUNK: usize = 4096;
+
+/// What a worker decided in a chunk, added to the shared counts when the chunk is done: two
+/// cores adding to one counter per position spent a third of the scan waiting on its cache
+/// line.
+#[derive(Default)]
+struct Tally {
+    decided: u64,
+    /// The largest remoteness written, or promised (a known win to promote).
+    deepest: u32,
+}
+
+impl Tally {
+    fn decide(&mut self, record: Record) {
+        self.decided += 1;
+        self.reach(record.remoteness().unwrap_or(0));
+    }
+
+    fn reach(&mut self, remoteness: u32) {
+        self.deepest = self.deepest.max(remoteness);
+    }
+}
+
+/// Buffers for the parents of one position, reused.
+struct Places<P> {
+    parents: Vec<P>,
+    indices: Vec<u64>,
+}
+
+impl<P> Default for Places<P> {
+    fn default() -> Places<P> {
+        Places {
+            parents: Vec::new(),
+            indices: Vec::new(),
+        }
+    }
+}
+
+/// A parent counted off more often than it has moves into the tier.
+fn inconsistent_unmoves(parent: usize, child: usize) -> EngineError {
+    EngineError::BadIndex {
+        from: parent as u64,
+        to: child as u64,
+        why: "reached by more un-moves than moves: the game's un-moves are inconsistent",
+    }
+}
+
+/// What the scan found for one position.
+enum Scanned {
+    /// A hole.
+    Hole,
+    /// Decided now (no moves, or none staying in the tier).
+    Decided(Record),
+    /// Open, with its side-table entry.
+    Pending(u32),
+    /// Past what the side table holds.
+    Unfit,
+}
 
 /// How the retrograde analysis of a tier ended.
 pub(super) enum Outcomes {
@@ -75,17 +133,16 @@ impl<G: IndexedGame + Sync> Passes<'_, G> {
         let start = range.start as usize;
         let len = (range.end - range.start) as usize;
         let pending: Vec<AtomicU32> = (0..len).map(|_| AtomicU32::new(0)).collect();
-        let deepest = AtomicU64::new(0);
-        let scan = self.scan(range, &pending, &deepest)?;
-        let Some((positions, ties)) = scan else {
+        let deepest = AtomicU32::new(0);
+        let Some((positions, ties)) = self.scan(range, &pending, &deepest)? else {
             for cell in &self.table[start..start + len] {
                 cell.store(Record::OPEN.bits(), Ordering::Relaxed);
             }
             return Ok(Outcomes::Unfit);
         };
         let mut level = 0u32;
-        while u64::from(level) <= deepest.load(Ordering::Relaxed) {
-            self.promote_wins(start, &pending, level);
+        while level <= deepest.load(Ordering::Relaxed) {
+            self.promote_wins(start, &pending, level, &deepest);
             self.visit_parents(range, &pending, &deepest, level)?;
             on_level(level);
             level += 1;
@@ -97,9 +154,13 @@ impl<G: IndexedGame + Sync> Passes<'_, G> {
         })
     }
 
-    /// Write `record` at `index` if it is still open; true when this call wrote it.
-    fn claim(&self, index: usize, record: Record) -> bool {
-        let won = self.table[index]
+    /// Write `record` at `index` if it is still open, and count it in `tally`.
+    fn claim(&self, index: usize, record: Record, tally: &mut Tally) {
+        // Most parents are decided already: a plain load spares them the locked operation.
+        if self.table[index].load(Ordering::Relaxed) != Record::OPEN.bits() {
+            return;
+        }
+        let written = self.table[index]
             .compare_exchange(
                 Record::OPEN.bits(),
                 record.bits(),
@@ -107,10 +168,15 @@ impl<G: IndexedGame + Sync> Passes<'_, G> {
                 Ordering::Relaxed,
             )
             .is_ok();
-        if won {
-            self.decided.fetch_add(1, Ordering::Relaxed);
+        if written {
+            tally.decide(record);
         }
-        won
+    }
+
+    /// Add a worker's tally to the shared counts.
+    fn flush(&self, tally: &Tally, deepest: &AtomicU32) {
+        self.decided.fetch_add(tally.decided, Ordering::Relaxed);
+        deepest.fetch_max(tally.deepest, Ordering::Relaxed);
     }
 
     /// Step 1: every position's moves once. Returns the positions and whether a tie is in
@@ -119,110 +185,115 @@ impl<G: IndexedGame + Sync> Passes<'_, G> {
         &self,
         range: &Range<u64>,
         pending: &[AtomicU32],
-        deepest: &AtomicU64,
+        deepest: &AtomicU32,
     ) -> Result<Option<(u64, bool)>, EngineError> {
         let start = range.start as usize;
-        let results: Vec<Option<(u64, bool)>> = pending
+        let chunks: Vec<Option<(u64, bool)>> = pending
             .par_chunks(CHUNK)
             .enumerate()
-            .map(
-                |(chunk, cells)| -> Result<Option<(u64, bool)>, EngineError> {
-                    let mut transitions = Vec::new();
-                    let (mut positions, mut ties) = (0u64, false);
-                    for (offset, cell) in cells.iter().enumerate() {
-                        let index = start + chunk * CHUNK + offset;
-                        let Some(position) = self.game.position(index as u64) else {
+            .map_init(Vec::new, |transitions, (chunk, cells)| {
+                let (mut positions, mut ties) = (0u64, false);
+                let mut tally = Tally::default();
+                for (offset, cell) in cells.iter().enumerate() {
+                    let index = start + chunk * CHUNK + offset;
+                    match self.scan_position(index, range, transitions, &mut ties)? {
+                        Scanned::Hole => {
                             self.table[index].store(Record::HOLE.bits(), Ordering::Relaxed);
-                            continue;
-                        };
-                        positions += 1;
-                        transitions.clear();
-                        self.game.transitions(&position, &mut transitions);
-                        if transitions.is_empty() {
-                            let record = super::solve::ending_record(self.game.no_moves(&position));
-                            ties |= record.outcome() == Some(Outcome::Tie);
-                            self.store(index, record);
-                            continue;
                         }
-                        let mut nearest_win: Option<u32> = None;
-                        let mut nearest_tie: Option<u32> = None;
-                        let mut farthest_loss: Option<u32> = None;
-                        let mut draw = false;
-                        let mut inside = 0u32;
-                        for transition in &transitions {
-                            let seen = match self.child(index, transition)? {
-                                Child::Ended(record) => record,
-                                Child::At(to, child) if range.contains(&to) => {
-                                    let _ = child;
-                                    inside += 1;
-                                    continue;
-                                }
-                                Child::At(to, child) => {
-                                    if !child.is_final() {
-                                        return Err(earlier_tier(index, to));
-                                    }
-                                    for_mover(child)
-                                }
-                            };
-                            let r = seen.remoteness().unwrap_or(0);
-                            match seen.outcome() {
-                                Some(Outcome::Win) => {
-                                    nearest_win = Some(nearest_win.map_or(r, |w| w.min(r)));
-                                }
-                                Some(Outcome::Tie) => {
-                                    nearest_tie = Some(nearest_tie.map_or(r, |t| t.min(r)));
-                                }
-                                Some(Outcome::Draw) => draw = true,
-                                _ => farthest_loss = Some(farthest_loss.map_or(r, |l| l.max(r))),
+                        Scanned::Decided(record) => {
+                            positions += 1;
+                            self.table[index].store(record.bits(), Ordering::Relaxed);
+                            tally.decide(record);
+                        }
+                        Scanned::Pending(fields) => {
+                            positions += 1;
+                            let win = fields >> COUNT_BITS & FIELD_MASK;
+                            if win != NONE {
+                                tally.reach(win);
                             }
+                            cell.store(fields, Ordering::Relaxed);
                         }
-                        ties |= nearest_tie.is_some();
-                        if inside == 0 {
-                            // Every move's result is known: decided now, as a pass would.
-                            let record = match (nearest_win, nearest_tie, draw, farthest_loss) {
-                                (Some(w), ..) => Record::new(Outcome::Win, w + 1),
-                                (None, Some(t), ..) => Record::new(Outcome::Tie, t + 1),
-                                (None, None, true, _) => Some(Record::DRAW),
-                                (None, None, false, l) => {
-                                    Record::new(Outcome::Loss, l.unwrap_or(0) + 1)
-                                }
-                            }
-                            .ok_or(EngineError::TooDeep)?;
-                            if let Some(r) = record.remoteness() {
-                                deepest.fetch_max(u64::from(r), Ordering::Relaxed);
-                            }
-                            self.store(index, record);
-                            continue;
-                        }
-                        let win = nearest_win.map_or(NONE, |w| w + 1);
-                        let loss = if nearest_tie.is_some() || draw {
-                            NONE
-                        } else {
-                            farthest_loss.map_or(0, |l| l + 1)
-                        };
-                        let too_far = |r: Option<u32>| r.is_some_and(|r| r + 1 > FIELD_MAX);
-                        if inside > COUNT_MASK || too_far(nearest_win) || too_far(farthest_loss) {
-                            return Ok(None);
-                        }
-                        if win != NONE {
-                            deepest.fetch_max(u64::from(win), Ordering::Relaxed);
-                        }
-                        cell.store(
-                            inside | win << COUNT_BITS | loss << (COUNT_BITS + FIELD_BITS),
-                            Ordering::Relaxed,
-                        );
+                        Scanned::Unfit => return Ok(None),
                     }
-                    Ok(Some((positions, ties)))
-                },
-            )
-            .collect::<Result<_, _>>()?;
-        Ok(results.into_iter().try_fold((0, false), |(p, t), chunk| {
+                }
+                self.flush(&tally, deepest);
+                Ok(Some((positions, ties)))
+            })
+            .collect::<Result<_, EngineError>>()?;
+        Ok(chunks.into_iter().try_fold((0, false), |(p, t), chunk| {
             chunk.map(|(q, u)| (p + q, t || u))
         }))
     }
 
+    /// Play every move of position `index` once; `ties` is set when a tie is in reach.
+    fn scan_position(
+        &self,
+        index: usize,
+        range: &Range<u64>,
+        transitions: &mut Vec<Transition<G::Position>>,
+        ties: &mut bool,
+    ) -> Result<Scanned, EngineError> {
+        let Some(position) = self.game.position(index as u64) else {
+            return Ok(Scanned::Hole);
+        };
+        transitions.clear();
+        self.game.transitions(&position, transitions);
+        if transitions.is_empty() {
+            let record = ending_record(self.game.no_moves(&position));
+            *ties |= record.outcome() == Some(Outcome::Tie);
+            return Ok(Scanned::Decided(record));
+        }
+        let mut nearest_win: Option<u32> = None;
+        let mut nearest_tie: Option<u32> = None;
+        let mut farthest_loss: Option<u32> = None;
+        let mut draw = false;
+        let mut inside = 0u32;
+        for transition in transitions.iter() {
+            let seen = match self.child(index, transition)? {
+                Child::Ended(record) => record,
+                Child::At(to, _) if range.contains(&to) => {
+                    inside += 1;
+                    continue;
+                }
+                Child::At(to, child) if !child.is_final() => return Err(earlier_tier(index, to)),
+                Child::At(_, child) => for_mover(child),
+            };
+            let r = seen.remoteness().unwrap_or(0);
+            match seen.outcome() {
+                Some(Outcome::Win) => nearest_win = Some(nearest_win.map_or(r, |w| w.min(r))),
+                Some(Outcome::Tie) => nearest_tie = Some(nearest_tie.map_or(r, |t| t.min(r))),
+                Some(Outcome::Draw) => draw = true,
+                _ => farthest_loss = Some(farthest_loss.map_or(r, |l| l.max(r))),
+            }
+        }
+        *ties |= nearest_tie.is_some();
+        if inside == 0 {
+            // Every move's result is known: decided now, as a pass would.
+            let record = match (nearest_win, nearest_tie, draw, farthest_loss) {
+                (Some(w), ..) => Record::new(Outcome::Win, w + 1),
+                (None, Some(t), ..) => Record::new(Outcome::Tie, t + 1),
+                (None, None, true, _) => Some(Record::DRAW),
+                (None, None, false, l) => Record::new(Outcome::Loss, l.unwrap_or(0) + 1),
+            };
+            return record.map(Scanned::Decided).ok_or(EngineError::TooDeep);
+        }
+        let too_far = |r: Option<u32>| r.is_some_and(|r| r + 1 > FIELD_MAX);
+        if inside > COUNT_MASK || too_far(nearest_win) || too_far(farthest_loss) {
+            return Ok(Scanned::Unfit);
+        }
+        let win = nearest_win.map_or(NONE, |w| w + 1);
+        let loss = if nearest_tie.is_some() || draw {
+            NONE
+        } else {
+            farthest_loss.map_or(0, |l| l + 1)
+        };
+        Ok(Scanned::Pending(
+            inside | win << COUNT_BITS | loss << (COUNT_BITS + FIELD_BITS),
+        ))
+    }
+
     /// The open positions whose nearest known win is `level` win there.
-    fn promote_wins(&self, start: usize, pending: &[AtomicU32], level: u32) {
+    fn promote_wins(&self, start: usize, pending: &[AtomicU32], level: u32, deepest: &AtomicU32) {
         // Known wins are at least one move away; holes and decided positions read 0.
         let Some(record) = Record::new(Outcome::Win, level).filter(|_| level > 0) else {
             return;
@@ -231,11 +302,13 @@ impl<G: IndexedGame + Sync> Passes<'_, G> {
             .par_chunks(CHUNK)
             .enumerate()
             .for_each(|(chunk, cells)| {
+                let mut tally = Tally::default();
                 for (offset, cell) in cells.iter().enumerate() {
                     if cell.load(Ordering::Relaxed) >> COUNT_BITS & FIELD_MASK == level {
-                        self.claim(start + chunk * CHUNK + offset, record);
+                        self.claim(start + chunk * CHUNK + offset, record, &mut tally);
                     }
                 }
+                self.flush(&tally, deepest);
             });
     }
 
@@ -244,21 +317,23 @@ impl<G: IndexedGame + Sync> Passes<'_, G> {
         &self,
         range: &Range<u64>,
         pending: &[AtomicU32],
-        deepest: &AtomicU64,
+        deepest: &AtomicU32,
         level: u32,
     ) -> Result<(), EngineError> {
         let start = range.start as usize;
-        let (Some(won), Some(lost)) = (
+        let (Some(won), Some(lost), Some(parent_wins)) = (
             Record::new(Outcome::Win, level),
             Record::new(Outcome::Loss, level),
+            Record::new(Outcome::Win, level + 1),
         ) else {
             return Err(EngineError::TooDeep);
         };
-        let parent_wins = Record::new(Outcome::Win, level + 1).ok_or(EngineError::TooDeep)?;
-        self.table[range.start as usize..range.end as usize]
+        self.table[start..range.end as usize]
             .par_chunks(CHUNK)
             .enumerate()
-            .try_for_each_init(Vec::new, |parents, (chunk, cells)| {
+            .try_for_each_init(Places::default, |places, (chunk, cells)| {
+                let Places { parents, indices } = places;
+                let mut tally = Tally::default();
                 for (offset, cell) in cells.iter().enumerate() {
                     let record = Record::from_bits(cell.load(Ordering::Relaxed));
                     if record != won && record != lost {
@@ -270,35 +345,30 @@ impl<G: IndexedGame + Sync> Passes<'_, G> {
                     };
                     parents.clear();
                     self.game.tier_parents(&position, parents);
-                    for parent in parents.iter() {
-                        let at = self.game.index(parent);
-                        if !range.contains(&at) {
-                            continue;
-                        }
+                    // The indices first, then the atomic operations on them: measured
+                    // 27.3 s against 27.9 s for Quixo 4 x 4 with each index computed in turn.
+                    indices.clear();
+                    indices.extend(
+                        parents
+                            .iter()
+                            .map(|parent| self.game.index(parent))
+                            .filter(|at| range.contains(at)),
+                    );
+                    for &at in indices.iter() {
                         let at = at as usize;
                         if record == lost {
-                            if self.claim(at, parent_wins) {
-                                deepest.fetch_max(u64::from(level) + 1, Ordering::Relaxed);
+                            self.claim(at, parent_wins, &mut tally);
+                        } else if self.load(at) == Record::OPEN {
+                            let before = pending[at - start].fetch_sub(1, Ordering::Relaxed);
+                            match before & COUNT_MASK {
+                                0 => return Err(inconsistent_unmoves(at, index)),
+                                1 => self.last_open_move_lost(at, before, level, &mut tally)?,
+                                _ => {}
                             }
-                            continue;
-                        }
-                        if self.load(at) != Record::OPEN {
-                            continue;
-                        }
-                        let before = pending[at - start].fetch_sub(1, Ordering::Relaxed);
-                        match before & COUNT_MASK {
-                            0 => {
-                                return Err(EngineError::BadIndex {
-                                    from: at as u64,
-                                    to: index as u64,
-                                    why: "reached by more un-moves than moves: the game's un-moves are inconsistent",
-                                });
-                            }
-                            1 => self.last_open_move_lost(at, before, level, deepest)?,
-                            _ => {}
                         }
                     }
                 }
+                self.flush(&tally, deepest);
                 Ok(())
             })
     }
@@ -311,18 +381,15 @@ impl<G: IndexedGame + Sync> Passes<'_, G> {
         at: usize,
         fields: u32,
         level: u32,
-        deepest: &AtomicU64,
+        tally: &mut Tally,
     ) -> Result<(), EngineError> {
         let win = fields >> COUNT_BITS & FIELD_MASK;
         let loss = fields >> (COUNT_BITS + FIELD_BITS) & FIELD_MASK;
         if win != NONE || loss == NONE {
             return Ok(());
         }
-        let remoteness = loss.max(level + 1);
-        let record = Record::new(Outcome::Loss, remoteness).ok_or(EngineError::TooDeep)?;
-        if self.claim(at, record) {
-            deepest.fetch_max(u64::from(remoteness), Ordering::Relaxed);
-        }
+        let record = Record::new(Outcome::Loss, loss.max(level + 1)).ok_or(EngineError::TooDeep)?;
+        self.claim(at, record, tally);
         Ok(())
     }
 }

@@ -210,9 +210,12 @@ fn walk_reachable<G: IndexedGame + Sync>(
     let words = count.div_ceil(64) as usize;
     let bitset = || -> Vec<AtomicU64> { (0..words).map(|_| AtomicU64::new(0)).collect() };
     let (seen, mut generation, mut next) = (bitset(), bitset(), bitset());
+    // Most moves reach a position seen already: a plain load answers those without the
+    // locked read-modify-write.
     let set = |bits: &[AtomicU64], index: u64| {
         let bit = 1u64 << (index % 64);
-        bits[(index / 64) as usize].fetch_or(bit, Ordering::Relaxed) & bit == 0
+        let word = &bits[(index / 64) as usize];
+        word.load(Ordering::Relaxed) & bit == 0 && word.fetch_or(bit, Ordering::Relaxed) & bit == 0
     };
     set(&seen, first);
     set(&generation, first);
@@ -408,11 +411,10 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
         Record::from_bits(self.table[index].load(Ordering::Relaxed))
     }
 
+    /// Write a record; the caller counts it in `decided` (once per chunk: one shared
+    /// counter bumped per position kept two cores waiting on its cache line).
     pub(super) fn store(&self, index: usize, record: Record) {
         self.table[index].store(record.bits(), Ordering::Relaxed);
-        if record.is_final() {
-            self.decided.fetch_add(1, Ordering::Relaxed);
-        }
     }
 
     fn run(
@@ -505,10 +507,15 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
                 }
             }
             // What is still open in the tier can neither win nor reach a tie: a draw.
-            cells.par_iter().enumerate().for_each(|(offset, cell)| {
-                if cell.load(Ordering::Relaxed) == Record::OPEN.bits() {
-                    self.store(start + offset, Record::DRAW);
+            cells.par_chunks(CHUNK).for_each(|chunk| {
+                let mut draws = 0;
+                for cell in chunk {
+                    if cell.load(Ordering::Relaxed) == Record::OPEN.bits() {
+                        cell.store(Record::DRAW.bits(), Ordering::Relaxed);
+                        draws += 1;
+                    }
                 }
+                self.decided.fetch_add(draws, Ordering::Relaxed);
             });
             indices_solved += range.end - range.start;
             if let Some(checkpoint) = checkpoint.as_mut() {
@@ -575,7 +582,7 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
             .par_chunks(CHUNK)
             .enumerate()
             .map(|(chunk, cells)| {
-                let mut here = 0;
+                let (mut here, mut ended) = (0, 0);
                 let mut transitions = Vec::new();
                 for (offset, cell) in cells.iter().enumerate() {
                     let index = start + chunk * CHUNK + offset;
@@ -589,8 +596,10 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
                     if transitions.is_empty() {
                         let record = ending_record(self.game.no_moves(&position));
                         self.store(index, record);
+                        ended += 1;
                     }
                 }
+                self.decided.fetch_add(ended, Ordering::Relaxed);
                 here
             })
             .sum()
@@ -621,6 +630,7 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
                         result.changed += 1;
                     }
                 }
+                self.decided.fetch_add(result.changed, Ordering::Relaxed);
                 Ok(result)
             })
             .try_reduce(
