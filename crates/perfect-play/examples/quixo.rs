@@ -1,6 +1,6 @@
 //! Solve Quixo with the engine, timing the solve and the reachable count apart:
-//! `N [THREADS] [retrograde|passes]`.
-use perfect_play::engine::{IndexedGame, Options, reachable_counts, solve};
+//! `N [THREADS] [retrograde|passes] [symmetries|all]`.
+use perfect_play::engine::{IndexedGame, Options, reachable_counts, solve, table_index};
 use perfect_play::games::quixo::Quixo;
 use std::time::Instant;
 
@@ -15,12 +15,15 @@ fn main() {
         memory_limit: 20 << 30,
         threads: number(1, 0) as usize,
         retrograde: args.get(2).is_none_or(|m| m != "passes"),
+        symmetries: args.get(3).is_none_or(|m| m != "all"),
     };
     let start = Instant::now();
     let solution = solve(&game, &options, &|_| {}).expect("solved");
     let solve_seconds = start.elapsed().as_secs_f64();
     let first = game.start_position();
-    let root = solution.record(game.index(&first)).expect("the start");
+    let root = solution
+        .record(table_index(&game, &first))
+        .expect("the start");
     let counting = Instant::now();
     let counts = reachable_counts(&game, &first, &solution, &options).expect("counted");
     println!(

@@ -666,7 +666,7 @@ fn solve_game<G: Adapter>(
     let seconds = clock.elapsed().as_secs_f64();
     let start = game.start_position();
     let root = solution
-        .record(game.index(&start))
+        .record(engine::table_index(game, &start))
         .filter(|r| r.outcome().is_some())
         .ok_or("the start is not in the solved table")?;
     let counts = engine::reachable_counts(game, &start, &solution, &options)?;
@@ -690,6 +690,7 @@ fn solve_game<G: Adapter>(
         "positions_in_table": solution.positions,
         "passes": solution.passes,
         "bytes_per_position": BYTES_PER_POSITION,
+        "symmetric": options.symmetries && game.has_symmetries(),
     });
     let mut text = format!(
         "{} {}: the {} player, to move at the start, {} with perfect play.\n{} reachable positions: {} wins, {} losses, {} ties, {} draws for the player to move ({} positions in the table, {:.2} s{}).\n",
@@ -714,6 +715,8 @@ fn solve_game<G: Adapter>(
         let bits = bytes as f64 * 8.0 / solution.positions.max(1) as f64;
         json["db_bytes"] = json!(bytes);
         json["bits_per_position"] = json!(bits);
+        json["bits_per_reachable_position"] =
+            json!(bytes as f64 * 8.0 / counts.positions.max(1) as f64);
         text.push_str(&format!(
             "Database {}: {bytes} bytes, {bits:.2} bits a position.\n",
             path.display()

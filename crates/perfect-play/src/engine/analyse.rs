@@ -1,7 +1,7 @@
 //! Reading a solved table: a position's value, every move's value, and a best line.
 
 use super::solve::{ending_record, for_mover};
-use super::{IndexedGame, Record, Solution};
+use super::{IndexedGame, Record, Solution, table_index};
 use crate::game::Transition;
 use crate::player::Outcome;
 
@@ -54,7 +54,7 @@ pub fn move_records_by<G: IndexedGame>(
             let seen = match game.play(position, &mv) {
                 Transition::End(ending) => ending_record(ending),
                 Transition::Continue { position: next, .. } => {
-                    for_mover(lookup(game.index(&next))?)
+                    for_mover(lookup(table_index(game, &next))?)
                 }
             };
             let record = match (seen.outcome()?, seen.remoteness()) {
@@ -83,7 +83,7 @@ pub fn analyse_by<G: IndexedGame>(
     lookup: &mut dyn FnMut(u64) -> Option<Record>,
     position: &G::Position,
 ) -> Option<TableAnalysis<G::Move>> {
-    let record = lookup(game.index(position))?;
+    let record = lookup(table_index(game, position))?;
     record.outcome()?;
     let mut moves = move_records_by(game, lookup, position)?;
     moves.sort_by(|a, b| b.record.preference(a.record));

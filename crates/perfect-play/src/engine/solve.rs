@@ -165,6 +165,19 @@ pub fn count_reachable<G: IndexedGame + Sync>(
     .map(|counts| counts.positions)
 }
 
+impl Counts {
+    /// Each count `n` times: a class of `n` positions with the same value.
+    fn times(self, n: u64) -> Counts {
+        Counts {
+            positions: self.positions * n,
+            wins: self.wins * n,
+            losses: self.losses * n,
+            ties: self.ties * n,
+            draws: self.draws * n,
+        }
+    }
+}
+
 impl std::ops::Add for Counts {
     type Output = Counts;
 
@@ -184,6 +197,10 @@ impl std::ops::Add for Counts {
 /// of positions seen: three bits an index in all (10.8 MB for Quixo 4 x 4's 86 million,
 /// where lists of the generations' indices peaked at 250 MB). A position is claimed by the
 /// thread that sets its bit in the seen set, so each is visited once whatever the order.
+/// `visit` gets the index of the position's record ([`super::table_index`]).
+///
+/// With symmetries and a start that is its own class, the walk goes over classes and weighs
+/// each by its size: what is reachable from a symmetric start is closed under the symmetries.
 fn walk_reachable<G: IndexedGame + Sync>(
     game: &G,
     start: &G::Position,
@@ -199,7 +216,31 @@ fn walk_reachable<G: IndexedGame + Sync>(
             indices: count,
         });
     }
-    let first = game.index(start);
+    let classes = options.symmetries && game.has_symmetries() && game.class_size(start) == 1;
+    // The bit a position takes in the walk, the index of its record, and the positions it
+    // stands for.
+    let key = |position: &G::Position| {
+        if classes {
+            game.index(&game.canonical(position))
+        } else {
+            game.index(position)
+        }
+    };
+    let record_at = |key: u64, position: &G::Position| {
+        if classes || !game.has_symmetries() {
+            key
+        } else {
+            super::table_index(game, position)
+        }
+    };
+    let weight = |position: &G::Position| {
+        if classes {
+            game.class_size(position)
+        } else {
+            1
+        }
+    };
+    let first = key(start);
     if first >= count {
         return Err(EngineError::BadIndex {
             from: first,
@@ -223,8 +264,9 @@ fn walk_reachable<G: IndexedGame + Sync>(
         .num_threads(options.threads)
         .build()
         .map_err(|e| EngineError::Threads(e.to_string()))?;
+    let first_counts = visit(record_at(first, start)).times(weight(start));
     pool.install(|| {
-        let mut total = visit(first);
+        let mut total = first_counts;
         loop {
             let counts = generation
                 .par_iter()
@@ -249,7 +291,7 @@ fn walk_reachable<G: IndexedGame + Sync>(
                                     position: child, ..
                                 } = transition
                                 {
-                                    let to = game.index(child);
+                                    let to = key(child);
                                     if to >= count {
                                         return Err(EngineError::BadIndex {
                                             from,
@@ -259,7 +301,8 @@ fn walk_reachable<G: IndexedGame + Sync>(
                                     }
                                     if set(&seen, to) {
                                         set(&next, to);
-                                        counts = counts + visit(to);
+                                        counts = counts
+                                            + visit(record_at(to, child)).times(weight(child));
                                     }
                                 }
                             }
@@ -325,7 +368,7 @@ where
         .num_threads(options.threads)
         .build()
         .map_err(|e| EngineError::Threads(e.to_string()))?;
-    pool.install(|| Passes::new(game, count, options.retrograde).run(&tiers, checkpoint, on_pass))
+    pool.install(|| Passes::new(game, count, options).run(&tiers, checkpoint, on_pass))
 }
 
 /// The game's tiers as index ranges, checked to cover the index exactly.
@@ -368,6 +411,8 @@ pub(super) struct Passes<'a, G> {
     pub(super) game: &'a G,
     /// Whether to use the game's un-moves (see [`super::Options::retrograde`]).
     retrograde: bool,
+    /// Whether to solve one position per class of the game's symmetries.
+    pub(super) symmetric: bool,
     pub(super) table: Vec<AtomicU16>,
     pub(super) decided: AtomicU64,
     pub(super) positions: u64,
@@ -395,15 +440,35 @@ impl PassResult {
 }
 
 impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
-    fn new(game: &'a G, count: u64, retrograde: bool) -> Passes<'a, G> {
+    fn new(game: &'a G, count: u64, options: &Options) -> Passes<'a, G> {
         Passes {
             game,
-            retrograde,
+            retrograde: options.retrograde,
+            symmetric: options.symmetries && game.has_symmetries(),
             table: (0..count)
                 .map(|_| AtomicU16::new(Record::OPEN.bits()))
                 .collect(),
             decided: AtomicU64::new(0),
             positions: 0,
+        }
+    }
+
+    /// The position the solve works on at `index`: `None` for a hole, and with symmetries
+    /// for a position that is not its class's canonical one (left a hole too).
+    pub(super) fn position(&self, index: usize) -> Option<G::Position> {
+        let position = self.game.position(index as u64)?;
+        if self.symmetric && self.game.canonical(&position) != position {
+            return None;
+        }
+        Some(position)
+    }
+
+    /// The index of the record that holds `position`'s value.
+    pub(super) fn index_of(&self, position: &G::Position) -> u64 {
+        if self.symmetric {
+            self.game.index(&self.game.canonical(position))
+        } else {
+            self.game.index(position)
         }
     }
 
@@ -556,7 +621,7 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
                 if *reward != 0 {
                     return Err(EngineError::Scoring { reward: *reward });
                 }
-                let to = self.game.index(next);
+                let to = self.index_of(next);
                 let bad = |why| EngineError::BadIndex {
                     from: from as u64,
                     to,
@@ -586,7 +651,7 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
                 let mut transitions = Vec::new();
                 for (offset, cell) in cells.iter().enumerate() {
                     let index = start + chunk * CHUNK + offset;
-                    let Some(position) = self.game.position(index as u64) else {
+                    let Some(position) = self.position(index) else {
                         cell.store(Record::HOLE.bits(), Ordering::Relaxed);
                         continue;
                     };
@@ -652,7 +717,7 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
         pass: u32,
         transitions: &mut Vec<Transition<G::Position>>,
     ) -> Result<(Option<Record>, bool), EngineError> {
-        let Some(position) = self.game.position(index as u64) else {
+        let Some(position) = self.position(index) else {
             return Ok((None, false));
         };
         let mut nearest_win: Option<u32> = None;
