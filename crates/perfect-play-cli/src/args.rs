@@ -341,6 +341,18 @@ pub enum EngineGame {
         #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(2..=5))]
         size: u32,
     },
+    /// Teeko (John Scarne): a 5 x 5 board, four pieces each, placed in turn and then stepped
+    /// to an adjacent empty square; four in a row or on a 2 x 2 square wins. POSITION: the
+    /// squares row by row from the top (x: the first player's pieces, Black; o: the second's;
+    /// . empty), rows optionally separated by /, then :x or :o for the side to move (default:
+    /// the placing order's, x once all are placed). A move is the square a piece is placed on
+    /// (column letter, row from the bottom: c3) or the squares a piece steps from and to
+    /// (c3d4).
+    Teeko {
+        /// The position (query only; default: the empty board).
+        #[arg(value_name = "POSITION")]
+        position: Option<String>,
+    },
 }
 
 /// Arguments of `perfect-play coins`.

@@ -201,3 +201,17 @@ fn quixo_three_by_three_is_a_first_player_win_in_seven() {
     );
     assert!(assert_bad_input(&["query", "quixo", "xxx/oo./...:o"]).contains("line already"));
 }
+
+#[test]
+fn a_teeko_position_is_checked_before_any_solving() {
+    // Four in a row on the bottom row: the game is over.
+    let over = assert_bad_input(&["query", "teeko", "o.o../...../...../.o.../xxxx."]);
+    assert!(over.contains("game is over"), "{over}");
+    // Five x's: more pieces than a side has.
+    let crowded = assert_bad_input(&["query", "teeko", "x.x.x/...../x.x../...../.....:o"]);
+    assert!(crowded.contains("not a Teeko position"), "{crowded}");
+    // While placing, x moves when the counts are level: o to move here is not a position.
+    let turn = assert_bad_input(&["query", "teeko", "x..../...../...../...../....o:o"]);
+    assert!(turn.contains("not a Teeko position"), "{turn}");
+    assert!(assert_bad_input(&["query", "teeko", "x..:x"]).contains("25"));
+}

@@ -15,6 +15,7 @@ use perfect_play::games::connect_four::{Board, ConnectFour};
 use perfect_play::games::dodgem::{Cars, Direction, Dodgem, Drive};
 use perfect_play::games::mu_torere::{self, MuTorere, Star, Step};
 use perfect_play::games::quixo::{self, Cubes, Push, Quixo};
+use perfect_play::games::teeko::{Pieces, Placement, Teeko};
 use perfect_play::tic_tac_toe::{self, Cell, TicTacToe};
 use serde_json::json;
 use std::path::Path;
@@ -408,8 +409,101 @@ impl Adapter for Quixo {
     }
 }
 
+/// A board square in reading order (row 0 at the top) as a column letter and a row counted
+/// from the bottom: `c3`.
+fn square_name(n: u32, square: u32) -> String {
+    format!(
+        "{}{}",
+        char::from(b'a' + (square % n) as u8),
+        n - square / n
+    )
+}
+
+impl Adapter for Teeko {
+    fn name(&self) -> &'static str {
+        "teeko"
+    }
+    fn variant(&self) -> String {
+        format!("{0}x{0}", self.size())
+    }
+    fn start_position(&self) -> Pieces {
+        Teeko::start_position(self)
+    }
+    fn parse_position(&self, text: &str) -> Result<Pieces, CommandError> {
+        let n = self.size();
+        let what = format!("a {n} x {n} Teeko board (rows from the top)");
+        let (marks, x_to_move) = parse_marks(text, (n * n) as usize, &what)?;
+        let mut pieces = Pieces {
+            x: 0,
+            o: 0,
+            x_to_move,
+        };
+        for (square, mark) in marks.into_iter().enumerate() {
+            match mark {
+                Mark::X => pieces.x |= 1 << square,
+                Mark::O => pieces.o |= 1 << square,
+                Mark::Empty => {}
+            }
+        }
+        let (xs, os) = (pieces.x.count_ones(), pieces.o.count_ones());
+        let all = 2 * self.pieces();
+        if xs + os < all && !text.contains(':') {
+            // While placing, the counts say whose turn it is.
+            pieces.x_to_move = xs == os;
+        }
+        if self.has_pattern(pieces.x) || self.has_pattern(pieces.o) {
+            return Err("the board has four in a row or a square already: the game is over".into());
+        }
+        if !self.is_position(&pieces) {
+            return Err(format!(
+                "not a Teeko position: {xs} x and {os} o with {} to move (x places first, and each side has at most {} pieces)",
+                if pieces.x_to_move { "x" } else { "o" },
+                self.pieces()
+            )
+            .into());
+        }
+        Ok(pieces)
+    }
+    fn first_to_move(&self, pieces: &Pieces) -> bool {
+        pieces.x_to_move
+    }
+    fn move_json(&self, placement: &Placement) -> serde_json::Value {
+        let n = self.size();
+        let from = placement
+            .from
+            .map(|s| square_name(n, s))
+            .unwrap_or_default();
+        json!(format!("{from}{}", square_name(n, placement.to)))
+    }
+    fn notation(&self, pieces: &Pieces) -> Option<String> {
+        let n = self.size();
+        let marks = (0..n * n).map(|s| mark_of(pieces.x >> s & 1 == 1, pieces.o >> s & 1 == 1));
+        Some(marks_notation(marks, n as usize, pieces.x_to_move))
+    }
+    fn picture(&self, pieces: &Pieces) -> String {
+        let n = self.size();
+        let mut text = String::new();
+        for row in 0..n {
+            text.push_str(&format!("  {} ", n - row));
+            for col in 0..n {
+                let s = col + n * row;
+                text.push(mark_of(pieces.x >> s & 1 == 1, pieces.o >> s & 1 == 1));
+            }
+            text.push('\n');
+        }
+        text.push_str("    ");
+        text.extend((0..n).map(|c| char::from(b'a' + c as u8)));
+        text.push('\n');
+        text
+    }
+}
+
 pub fn solve(args: &EngineArgs, budget: Budget, quiet: bool) -> Result<Output, CommandError> {
     match &args.game {
+        EngineGame::Teeko { position } => {
+            no_position(position.as_deref())?;
+            solve_game(&Teeko::standard(), args, budget, quiet)
+        }
         EngineGame::Quixo { position, size } => {
             no_position(position.as_deref())?;
             solve_game(&Quixo::new(*size)?, args, budget, quiet)
@@ -446,6 +540,9 @@ pub fn solve(args: &EngineArgs, budget: Budget, quiet: bool) -> Result<Output, C
 
 pub fn query(args: &EngineArgs, budget: Budget, quiet: bool) -> Result<Output, CommandError> {
     match &args.game {
+        EngineGame::Teeko { position } => {
+            query_game(&Teeko::standard(), position.as_deref(), args, budget, quiet)
+        }
         EngineGame::Quixo { position, size } => query_game(
             &Quixo::new(*size)?,
             position.as_deref(),

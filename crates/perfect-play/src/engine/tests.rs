@@ -326,6 +326,9 @@ fn un_moves_retrace_every_move_within_a_tier() {
         assert_unmoves_match_moves(&crate::games::dodgem::Dodgem::new(size).unwrap());
     }
     assert_unmoves_match_moves(&crate::games::dodgem::Dodgem::new(4).unwrap());
+    for (n, pieces) in [(3, 2), (3, 3), (4, 3)] {
+        assert_unmoves_match_moves(&crate::games::teeko::Teeko::new(n, pieces).unwrap());
+    }
 }
 
 /// The textbook retrograde analysis, a different algorithm from the engine's passes: each
@@ -862,4 +865,9 @@ fn loopy_games_match_the_textbook_analysis_on_every_position() {
     // Quixo has un-moves: its loopy tiers go through retrograde analysis.
     let quixo = check(&crate::games::quixo::Quixo::new(3).unwrap());
     assert!(quixo.count(Outcome::Win) > 0 && quixo.count(Outcome::Loss) > 0);
+    // Teeko's small boards: placements into loopy steps.
+    for (n, pieces) in [(3, 2), (3, 3), (4, 2)] {
+        let teeko = check(&crate::games::teeko::Teeko::new(n, pieces).unwrap());
+        assert!(teeko.count(Outcome::Win) > 0 && teeko.count(Outcome::Loss) > 0);
+    }
 }

@@ -7,3 +7,4 @@ pub mod dodgem;
 pub mod mu_torere;
 pub mod quixo;
 mod subsets;
+pub mod teeko;
