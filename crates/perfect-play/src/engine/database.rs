@@ -91,7 +91,12 @@ pub fn write(path: &Path, header: &Header, records: &[Record]) -> Result<u64, En
         .map(|chunk| {
             let raw = bytes_of(chunk);
             let crc = crc32fast::hash(&raw);
-            zstd::bulk::compress(&raw, LEVEL).map(|data| (data, crc))
+            // A bulk compress keeps the worst case's capacity: 128 KB a block, 168 MB of
+            // Quixo 4 x 4's 1,314 blocks, where the data is 6 MB.
+            zstd::bulk::compress(&raw, LEVEL).map(|mut data| {
+                data.shrink_to_fit();
+                (data, crc)
+            })
         })
         .collect::<Result<_, _>>()
         .map_err(fail)?;
@@ -368,13 +373,19 @@ impl Checkpoint {
     ///
     /// # Errors
     /// [`EngineError::Database`] when it cannot be written.
-    pub fn save(&mut self, tier: u64, records: &[Record]) -> Result<(), EngineError> {
+    pub fn save(
+        &mut self,
+        tier: u64,
+        records: impl Iterator<Item = Record>,
+    ) -> Result<(), EngineError> {
         let fail = |e: std::io::Error| io_error(&self.path, e);
-        let raw = bytes_of(records);
-        let data = zstd::bulk::compress(&raw, LEVEL).map_err(fail)?;
+        // The tier's bytes once, and the compressed data grown as it comes (a bulk compress
+        // reserves the worst case, the tier's size again).
+        let raw: Vec<u8> = records.flat_map(|r| r.bits().to_le_bytes()).collect();
+        let data = zstd::stream::encode_all(raw.as_slice(), LEVEL).map_err(fail)?;
         self.file.write_all(&tier.to_le_bytes()).map_err(fail)?;
         self.file
-            .write_all(&(records.len() as u64).to_le_bytes())
+            .write_all(&(raw.len() as u64 / 2).to_le_bytes())
             .map_err(fail)?;
         self.file
             .write_all(&(data.len() as u64).to_le_bytes())

@@ -584,11 +584,10 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
             });
             indices_solved += range.end - range.start;
             if let Some(checkpoint) = checkpoint.as_mut() {
-                let records: Vec<Record> = cells
+                let records = cells
                     .iter()
-                    .map(|c| Record::from_bits(c.load(Ordering::Relaxed)))
-                    .collect();
-                checkpoint.save(tier, &records)?;
+                    .map(|c| Record::from_bits(c.load(Ordering::Relaxed)));
+                checkpoint.save(tier, records)?;
             }
         }
         let records = self
