@@ -296,6 +296,9 @@ fn symmetries_keep_classes_and_their_moves() {
     for size in 2..=3 {
         assert_symmetries_are_consistent(&crate::games::quixo::Quixo::new(size).unwrap());
     }
+    for (n, pieces) in [(3, 2), (3, 3), (4, 3)] {
+        assert_symmetries_are_consistent(&crate::games::teeko::Teeko::new(n, pieces).unwrap());
+    }
 }
 
 #[test]
@@ -316,6 +319,21 @@ fn symmetries_give_the_same_reachable_counts() {
             .collect();
         assert_eq!(counts[0], counts[1], "{size} x {size}");
         assert!(counts[0].wins > 0);
+    }
+    for (n, pieces) in [(3, 3), (4, 3)] {
+        let game = crate::games::teeko::Teeko::new(n, pieces).unwrap();
+        let counts: Vec<Counts> = [true, false]
+            .into_iter()
+            .map(|symmetries| {
+                let options = Options {
+                    symmetries,
+                    ..Options::default()
+                };
+                let solution = solve(&game, &options, &no_progress).unwrap();
+                reachable_counts(&game, &game.start(), &solution, &options).unwrap()
+            })
+            .collect();
+        assert_eq!(counts[0], counts[1], "Teeko {n} x {n}, {pieces} pieces");
     }
 }
 

@@ -13,6 +13,7 @@
 //! the side to move (while placing, the counts say whose turn it is). Boards with a pattern
 //! are holes: the move that makes one ends the game.
 
+use super::board_symmetry;
 use super::subsets::Binomials;
 use crate::engine::IndexedGame;
 use crate::game::{Ending, Game, Transition};
@@ -361,6 +362,25 @@ impl IndexedGame for Teeko {
 
     fn has_unmoves(&self) -> bool {
         true
+    }
+
+    /// The square board's rotations and reflections map the patterns, the steps and the
+    /// placements onto themselves.
+    fn has_symmetries(&self) -> bool {
+        true
+    }
+
+    fn canonical(&self, pieces: &Pieces) -> Pieces {
+        let (x, o) = board_symmetry::canonical(self.n, pieces.x, pieces.o);
+        Pieces {
+            x,
+            o,
+            x_to_move: pieces.x_to_move,
+        }
+    }
+
+    fn class_size(&self, pieces: &Pieces) -> u64 {
+        board_symmetry::class_size(self.n, pieces.x, pieces.o)
     }
 
     /// Only steps stay in a tier (the last): the side that moved last takes one of its
