@@ -70,6 +70,12 @@ fn images(n: u32, first: u32, second: u32) -> [(u64, u64); SYMMETRIES] {
     ]
 }
 
+/// Both sides' squares under each symmetry, on the `n` x `n` board.
+#[must_use]
+pub(crate) fn all_images(n: u32, first: u32, second: u32) -> [(u32, u32); SYMMETRIES] {
+    images(n, first, second).map(|(a, b)| (gather(n, a), gather(n, b)))
+}
+
 /// The image of (`first`, `second`) with the least `first` squares (then `second`) in the 8
 /// x 8 order: the same for every image, so it stands for the class.
 #[must_use]

@@ -10,6 +10,7 @@
 //! bits in square order), and the side to move. Boards with a line are holes: the move that
 //! makes one ends the game.
 
+use super::board_symmetry::{self, SYMMETRIES};
 use super::subsets::Binomials;
 use crate::engine::IndexedGame;
 use crate::game::{Ending, Game, Transition};
@@ -55,14 +56,11 @@ pub enum End {
     Bottom,
 }
 
-/// The rotations and reflections of the square board.
-const SYMMETRIES: u32 = 8;
-
 /// [`Quixo::images`] on the 4 x 4 board by bit operations on both sides' squares at once
 /// (`x << 32 | o`, a row a nibble): the engine canonicalises every child, and 32 table
 /// lookups a board took 36% of the solve. The flips and the transpose generate the group:
 /// the four images of the flips, then each transposed.
-fn four_by_four_images(board: u64) -> [u64; SYMMETRIES as usize] {
+fn four_by_four_images(board: u64) -> [u64; SYMMETRIES] {
     const LANES: u64 = 0x0000_ffff_0000_ffff;
     let swap = |b: u64, mask: u64, shift: u32| (b & mask) << shift | (b >> shift) & mask;
     // Columns right to left: swap neighbours, then pairs, within each nibble.
@@ -168,22 +166,6 @@ struct Tables {
     compact: Vec<u8>,
     /// `spread[mask * 256 + bits]`: the inverse, the low bits of `bits` laid on `mask`.
     spread: Vec<u8>,
-    /// `images[(symmetry * chunks + chunk) * 256 + byte]`: where the squares of `byte` in
-    /// eight-square chunk `chunk` go under each of the board's eight symmetries.
-    images: Vec<u32>,
-}
-
-/// The square that `square` goes to under symmetry `s` of the `n` x `n` board: the four
-/// rotations, then each of them after a reflection in the vertical axis.
-fn symmetric_square(n: u32, s: u32, square: u32) -> u32 {
-    let (mut row, mut col) = (square / n, square % n);
-    if s >= 4 {
-        col = n - 1 - col;
-    }
-    for _ in 0..s % 4 {
-        (row, col) = (col, n - 1 - row);
-    }
-    col + n * row
 }
 
 impl Quixo {
@@ -221,7 +203,6 @@ impl Quixo {
                 rank_part: Vec::new(),
                 compact: Vec::new(),
                 spread: Vec::new(),
-                images: Vec::new(),
             },
         };
         quixo.tables = quixo.build_tables();
@@ -327,18 +308,6 @@ impl Quixo {
                 spread[mask * 256 + bits] = out;
             }
         }
-        let chunks = cells.div_ceil(8);
-        let mut images = vec![0u32; (SYMMETRIES * chunks * 256) as usize];
-        for s in 0..SYMMETRIES {
-            for chunk in 0..chunks {
-                for byte in 0..256u32 {
-                    images[((s * chunks + chunk) * 256 + byte) as usize] = (0..8)
-                        .filter(|bit| byte >> bit & 1 == 1 && 8 * chunk + bit < cells)
-                        .map(|bit| 1 << symmetric_square(n, s, 8 * chunk + bit))
-                        .sum();
-                }
-            }
-        }
         Tables {
             pushes,
             unpushes,
@@ -346,7 +315,6 @@ impl Quixo {
             rank_part,
             compact,
             spread,
-            images,
         }
     }
 
@@ -362,27 +330,13 @@ impl Quixo {
         }
     }
 
-    /// The squares of `marks` under symmetry `s`.
-    #[inline]
-    fn image(&self, s: u32, marks: u32) -> u32 {
-        let chunks = (self.n * self.n).div_ceil(8);
-        (0..chunks)
-            .map(|chunk| {
-                let byte = marks >> (8 * chunk) & 0xff;
-                self.tables.images[((s * chunks + chunk) * 256 + byte) as usize]
-            })
-            .sum()
-    }
-
     /// The board under each symmetry, as `x << 32 | o` (the side to move does not change).
-    fn images(&self, cubes: &Cubes) -> [u64; SYMMETRIES as usize] {
+    fn images(&self, cubes: &Cubes) -> [u64; SYMMETRIES] {
         if self.n == 4 {
             return four_by_four_images(u64::from(cubes.x) << 32 | u64::from(cubes.o));
         }
-        std::array::from_fn(|s| {
-            let s = s as u32;
-            u64::from(self.image(s, cubes.x)) << 32 | u64::from(self.image(s, cubes.o))
-        })
+        board_symmetry::all_images(self.n, cubes.x, cubes.o)
+            .map(|(x, o)| u64::from(x) << 32 | u64::from(o))
     }
 
     /// [`Quixo::has_line`] by table where the board is small enough.
@@ -687,11 +641,11 @@ mod tests {
     }
 
     #[test]
-    fn the_four_by_four_symmetries_by_bits_agree_with_the_squares() {
-        let game = Quixo::new(4).expect("4 x 4");
+    fn the_packed_four_by_four_symmetries_agree_with_the_board_module() {
         let table_images = |x: u32, o: u32| -> Vec<u64> {
-            let mut images: Vec<u64> = (0..SYMMETRIES)
-                .map(|s| u64::from(game.image(s, x)) << 32 | u64::from(game.image(s, o)))
+            let mut images: Vec<u64> = board_symmetry::all_images(4, x, o)
+                .into_iter()
+                .map(|(x, o)| u64::from(x) << 32 | u64::from(o))
                 .collect();
             images.sort_unstable();
             images
