@@ -299,6 +299,10 @@ fn symmetries_keep_classes_and_their_moves() {
     for (n, pieces) in [(3, 2), (3, 3), (4, 3)] {
         assert_symmetries_are_consistent(&crate::games::teeko::Teeko::new(n, pieces).unwrap());
     }
+    for (w, h) in [(3, 3), (4, 3), (5, 2)] {
+        let game = crate::games::connect_four::ConnectFour::new(w, h).unwrap();
+        assert_symmetries_are_consistent(&game);
+    }
 }
 
 #[test]
@@ -334,6 +338,21 @@ fn symmetries_give_the_same_reachable_counts() {
             })
             .collect();
         assert_eq!(counts[0], counts[1], "Teeko {n} x {n}, {pieces} pieces");
+    }
+    for (w, h) in [(4, 3), (4, 4)] {
+        let game = crate::games::connect_four::ConnectFour::new(w, h).unwrap();
+        let counts: Vec<Counts> = [true, false]
+            .into_iter()
+            .map(|symmetries| {
+                let options = Options {
+                    symmetries,
+                    ..Options::default()
+                };
+                let solution = solve(&game, &options, &no_progress).unwrap();
+                reachable_counts(&game, &game.empty(), &solution, &options).unwrap()
+            })
+            .collect();
+        assert_eq!(counts[0], counts[1], "Connect Four {w} x {h}");
     }
 }
 

@@ -107,6 +107,20 @@ impl ConnectFour {
         self.height + 1
     }
 
+    /// The board seen in a mirror: its columns in reverse order.
+    #[must_use]
+    pub fn mirrored(&self, board: &Board) -> Board {
+        let bits = self.column_bits();
+        let column = (1u64 << bits) - 1;
+        let mut mirror = self.empty();
+        for c in 0..self.width {
+            let to = (self.width - 1 - c) * bits;
+            mirror.first |= (board.first >> (c * bits) & column) << to;
+            mirror.mask |= (board.mask >> (c * bits) & column) << to;
+        }
+        mirror
+    }
+
     /// Discs in column `c`.
     #[must_use]
     pub fn column_height(&self, board: &Board, c: u32) -> u32 {
@@ -303,12 +317,31 @@ impl IndexedGame for ConnectFour {
     fn tier_range(&self, tier: u64) -> Range<u64> {
         self.tier_starts[tier as usize]..self.tier_starts[tier as usize + 1]
     }
+
+    /// The mirror: a board and its mirror image have the same value.
+    fn has_symmetries(&self) -> bool {
+        true
+    }
+
+    /// The board or its mirror image, whichever has the smaller (discs, first player's discs).
+    fn canonical(&self, board: &Board) -> Board {
+        let mirror = self.mirrored(board);
+        if (mirror.mask, mirror.first) < (board.mask, board.first) {
+            mirror
+        } else {
+            *board
+        }
+    }
+
+    fn class_size(&self, board: &Board) -> u64 {
+        if self.mirrored(board) == *board { 1 } else { 2 }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{Options, count_reachable, solve};
+    use crate::engine::{Options, count_reachable, solve, table_index};
     use crate::player::Outcome;
     use crate::solver::Solver;
     use crate::value::Value;
@@ -346,7 +379,7 @@ mod tests {
                 if let Some(board) = game.position(index) {
                     let expected = record_of(oracle.value(&board));
                     assert_eq!(
-                        solution.record(index),
+                        solution.record(table_index(&game, &board)),
                         Some(expected),
                         "{w} x {h}, {board:?}"
                     );
@@ -361,7 +394,7 @@ mod tests {
         // board fills up).
         let game = ConnectFour::new(4, 4).unwrap();
         let solution = solve(&game, &Options::default(), &|_| {}).unwrap();
-        let root = solution.record(game.index(&game.empty())).unwrap();
+        let root = solution.record(table_index(&game, &game.empty())).unwrap();
         assert_eq!(root.outcome(), Some(Outcome::Tie));
         assert_eq!(root.remoteness(), Some(16));
     }
