@@ -29,11 +29,12 @@
 //! draw, unless the tier can reach a tie: then the passes of value iteration settle ties and
 //! draws among the open positions, as they do without un-moves.
 
-use super::solve::{Child, Passes, earlier_tier, ending_record, for_mover};
+use super::solve::{Child, Known, Passes, earlier_tier, ending_record, for_mover};
 use super::{EngineError, IndexedGame, Record};
 use crate::game::Transition;
 use crate::player::Outcome;
 use rayon::prelude::*;
+use std::convert::Infallible;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
@@ -111,6 +112,22 @@ impl Tier {
 /// Set bit `at` of a bitset.
 fn set(bits: &[AtomicU64], at: usize) {
     bits[at / 64].fetch_or(1 << (at % 64), Ordering::Relaxed);
+}
+
+/// Call `visit(bit)` for each bit of `word` set when it is read, then clear the bits for which
+/// it answered true (claims by other workers may set bits of the word meanwhile).
+fn drain<E>(word: &AtomicU64, mut visit: impl FnMut(usize) -> Result<bool, E>) -> Result<(), E> {
+    let mut bits = word.load(Ordering::Relaxed);
+    let mut done = 0u64;
+    while bits != 0 {
+        let bit = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        if visit(bit)? {
+            done |= 1 << bit;
+        }
+    }
+    word.fetch_and(!done, Ordering::Relaxed);
+    Ok(())
 }
 
 /// Buffers for the parents of one position, reused.
@@ -286,10 +303,7 @@ impl<G: IndexedGame + Sync> Passes<'_, G> {
             *ties |= record.outcome() == Some(Outcome::Tie);
             return Ok(Scanned::Decided(record));
         }
-        let mut nearest_win: Option<u32> = None;
-        let mut nearest_tie: Option<u32> = None;
-        let mut farthest_loss: Option<u32> = None;
-        let mut draw = false;
+        let mut known = Known::default();
         inside.clear();
         for transition in transitions.iter() {
             let seen = match self.child(index, transition)? {
@@ -301,15 +315,9 @@ impl<G: IndexedGame + Sync> Passes<'_, G> {
                 Child::At(to, child) if !child.is_final() => return Err(earlier_tier(index, to)),
                 Child::At(_, child) => for_mover(child),
             };
-            let r = seen.remoteness().unwrap_or(0);
-            match seen.outcome() {
-                Some(Outcome::Win) => nearest_win = Some(nearest_win.map_or(r, |w| w.min(r))),
-                Some(Outcome::Tie) => nearest_tie = Some(nearest_tie.map_or(r, |t| t.min(r))),
-                Some(Outcome::Draw) => draw = true,
-                _ => farthest_loss = Some(farthest_loss.map_or(r, |l| l.max(r))),
-            }
+            known.add(seen);
         }
-        *ties |= nearest_tie.is_some();
+        *ties |= known.nearest_tie.is_some();
         if self.symmetric {
             // A class reached by two moves is one child: its parents are visited once.
             inside.sort_unstable();
@@ -318,7 +326,12 @@ impl<G: IndexedGame + Sync> Passes<'_, G> {
         let inside = u32::try_from(inside.len()).unwrap_or(u32::MAX);
         if inside == 0 {
             // Every move's result is known: decided now, as a pass would.
-            let record = match (nearest_win, nearest_tie, draw, farthest_loss) {
+            let record = match (
+                known.nearest_win,
+                known.nearest_tie,
+                known.draw,
+                known.farthest_loss,
+            ) {
                 (Some(w), ..) => Record::new(Outcome::Win, w + 1),
                 (None, Some(t), ..) => Record::new(Outcome::Tie, t + 1),
                 (None, None, true, _) => Some(Record::DRAW),
@@ -327,14 +340,14 @@ impl<G: IndexedGame + Sync> Passes<'_, G> {
             return record.map(Scanned::Decided).ok_or(EngineError::TooDeep);
         }
         let too_far = |r: Option<u32>| r.is_some_and(|r| r + 1 > FIELD_MAX);
-        if inside > COUNT_MASK || too_far(nearest_win) || too_far(farthest_loss) {
+        if inside > COUNT_MASK || too_far(known.nearest_win) || too_far(known.farthest_loss) {
             return Ok(Scanned::Unfit);
         }
-        let win = nearest_win.map_or(NONE, |w| w + 1);
-        let loss = if nearest_tie.is_some() || draw {
+        let win = known.nearest_win.map_or(NONE, |w| w + 1);
+        let loss = if known.nearest_tie.is_some() || known.draw {
             NONE
         } else {
-            farthest_loss.map_or(0, |l| l + 1)
+            known.farthest_loss.map_or(0, |l| l + 1)
         };
         Ok(Scanned::Pending(
             inside | win << COUNT_BITS | loss << (COUNT_BITS + FIELD_BITS),
@@ -354,21 +367,15 @@ impl<G: IndexedGame + Sync> Passes<'_, G> {
                 let mut tally = Tally::default();
                 for (w, word) in words.iter().enumerate() {
                     let first = (chunk * CHUNK / 64 + w) * 64;
-                    let mut bits = word.load(Ordering::Relaxed);
-                    let mut done = 0u64;
-                    while bits != 0 {
-                        let bit = bits.trailing_zeros() as usize;
-                        bits &= bits - 1;
+                    let Ok(()) = drain(word, |bit| -> Result<bool, Infallible> {
                         let at = first + bit;
                         let win =
                             tier.pending[at].load(Ordering::Relaxed) >> COUNT_BITS & FIELD_MASK;
                         if win == level {
                             self.claim(tier, tier.start + at, record, &mut tally);
-                            done |= 1 << bit;
                         }
-                    }
-                    // Only this worker touches its words of the promises.
-                    word.fetch_and(!done, Ordering::Relaxed);
+                        Ok(win == level)
+                    });
                 }
                 self.flush(&tally, tier);
             });
@@ -391,19 +398,14 @@ impl<G: IndexedGame + Sync> Passes<'_, G> {
                 let mut tally = Tally::default();
                 for (w, word) in words.iter().enumerate() {
                     let first = tier.start + (chunk * CHUNK / 64 + w) * 64;
-                    let mut bits = word.load(Ordering::Relaxed);
-                    let mut done = 0u64;
-                    while bits != 0 {
-                        let bit = bits.trailing_zeros() as usize;
-                        bits &= bits - 1;
+                    drain(word, |bit| {
                         let index = first + bit;
                         let record = self.load(index);
                         if record != won && record != lost {
-                            continue; // decided further from the end: a later level's
+                            return Ok(false); // decided further from the end: a later level's
                         }
-                        done |= 1 << bit;
                         let Some(position) = self.position(index) else {
-                            continue;
+                            return Ok(true);
                         };
                         parents.clear();
                         self.game.tier_parents(&position, parents);
@@ -438,9 +440,8 @@ impl<G: IndexedGame + Sync> Passes<'_, G> {
                                 }
                             }
                         }
-                    }
-                    // Claims by other workers may set bits in this word meanwhile.
-                    word.fetch_and(!done, Ordering::Relaxed);
+                        Ok(true)
+                    })?;
                 }
                 self.flush(&tally, tier);
                 Ok(())

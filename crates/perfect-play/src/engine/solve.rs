@@ -95,6 +95,28 @@ pub(super) fn for_mover(child: Record) -> Record {
     Record::new(outcome, child.remoteness().unwrap_or(0)).unwrap_or(Record::DRAW)
 }
 
+/// What the known results of a position's moves offer the mover, each one move short.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Known {
+    pub(super) nearest_win: Option<u32>,
+    pub(super) nearest_tie: Option<u32>,
+    pub(super) farthest_loss: Option<u32>,
+    pub(super) draw: bool,
+}
+
+impl Known {
+    /// Take in one move's result for the mover.
+    pub(super) fn add(&mut self, seen: Record) {
+        let r = seen.remoteness().unwrap_or(0);
+        match seen.outcome() {
+            Some(Outcome::Win) => self.nearest_win = Some(self.nearest_win.map_or(r, |w| w.min(r))),
+            Some(Outcome::Tie) => self.nearest_tie = Some(self.nearest_tie.map_or(r, |t| t.min(r))),
+            Some(Outcome::Draw) => self.draw = true,
+            _ => self.farthest_loss = Some(self.farthest_loss.map_or(r, |l| l.max(r))),
+        }
+    }
+}
+
 /// An ending's record for the player it concerns, as a position with remoteness 0.
 pub(super) fn ending_record(ending: Ending) -> Record {
     let outcome = match ending.score().signum() {
@@ -221,7 +243,7 @@ fn walk_reachable<G: IndexedGame + Sync>(
     // stands for.
     let key = |position: &G::Position| {
         if classes {
-            game.index(&game.canonical(position))
+            super::table_index(game, position)
         } else {
             game.index(position)
         }
@@ -466,7 +488,7 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
     /// The index of the record that holds `position`'s value.
     pub(super) fn index_of(&self, position: &G::Position) -> u64 {
         if self.symmetric {
-            self.game.index(&self.game.canonical(position))
+            super::table_index(self.game, position)
         } else {
             self.game.index(position)
         }
@@ -719,10 +741,7 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
         let Some(position) = self.position(index) else {
             return Ok((None, false));
         };
-        let mut nearest_win: Option<u32> = None;
-        let mut nearest_tie: Option<u32> = None;
-        let mut farthest_loss: Option<u32> = None;
-        let mut draw = false;
+        let mut known = Known::default();
         // Some move reaches a position of this tier still open.
         let mut open = false;
         transitions.clear();
@@ -742,13 +761,7 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
                     for_mover(child)
                 }
             };
-            let r = seen.remoteness().unwrap_or(0);
-            match seen.outcome() {
-                Some(Outcome::Win) => nearest_win = Some(nearest_win.map_or(r, |w| w.min(r))),
-                Some(Outcome::Tie) => nearest_tie = Some(nearest_tie.map_or(r, |t| t.min(r))),
-                Some(Outcome::Draw) => draw = true,
-                _ => farthest_loss = Some(farthest_loss.map_or(r, |l| l.max(r))),
-            }
+            known.add(seen);
         }
         // A nearest win (or, in the second round, tie) found among the known results is the
         // nearest of all when no move is open, or when it is nearer than the pass number: every
@@ -756,17 +769,17 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
         // Otherwise it waits for a later pass.
         let exact = |nearest: u32| !open || nearest < pass;
         let mut blocked = false;
-        let decided = if let Some(w) = nearest_win {
+        let decided = if let Some(w) = known.nearest_win {
             blocked = !exact(w);
             exact(w).then_some((Outcome::Win, w))
         } else if round == 1 && !open {
-            match (nearest_tie, draw, farthest_loss) {
+            match (known.nearest_tie, known.draw, known.farthest_loss) {
                 (Some(t), _, _) => Some((Outcome::Tie, t)),
                 (None, true, _) => return Ok((Some(Record::DRAW), false)),
                 (None, false, Some(l)) => Some((Outcome::Loss, l)),
                 (None, false, None) => None, // no moves: decided in pass 0
             }
-        } else if let (2, Some(t)) = (round, nearest_tie) {
+        } else if let (2, Some(t)) = (round, known.nearest_tie) {
             // Only ties and draws are left to the open positions: a tie in reach is better.
             blocked = !exact(t);
             exact(t).then_some((Outcome::Tie, t))

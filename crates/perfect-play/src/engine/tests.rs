@@ -305,54 +305,37 @@ fn symmetries_keep_classes_and_their_moves() {
     }
 }
 
+/// How the positions reachable from the game's start divide, solved with the game's
+/// symmetries and without them.
+fn counts_with_and_without_symmetries<G: IndexedGame + Sync>(game: &G) -> [Counts; 2] {
+    let start = game.start();
+    [true, false].map(|symmetries| {
+        let options = Options {
+            symmetries,
+            ..Options::default()
+        };
+        let solution = solve(game, &options, &no_progress).unwrap();
+        reachable_counts(game, &start, &solution, &options).unwrap()
+    })
+}
+
 #[test]
 fn symmetries_give_the_same_reachable_counts() {
     for size in 2..=3 {
-        let game = crate::games::quixo::Quixo::new(size).unwrap();
-        let start = game.start();
-        let counts: Vec<Counts> = [true, false]
-            .into_iter()
-            .map(|symmetries| {
-                let options = Options {
-                    symmetries,
-                    ..Options::default()
-                };
-                let solution = solve(&game, &options, &no_progress).unwrap();
-                reachable_counts(&game, &start, &solution, &options).unwrap()
-            })
-            .collect();
-        assert_eq!(counts[0], counts[1], "{size} x {size}");
-        assert!(counts[0].wins > 0);
+        let [with, without] =
+            counts_with_and_without_symmetries(&crate::games::quixo::Quixo::new(size).unwrap());
+        assert_eq!(with, without, "{size} x {size}");
+        assert!(with.wins > 0);
     }
     for (n, pieces) in [(3, 3), (4, 3)] {
         let game = crate::games::teeko::Teeko::new(n, pieces).unwrap();
-        let counts: Vec<Counts> = [true, false]
-            .into_iter()
-            .map(|symmetries| {
-                let options = Options {
-                    symmetries,
-                    ..Options::default()
-                };
-                let solution = solve(&game, &options, &no_progress).unwrap();
-                reachable_counts(&game, &game.start(), &solution, &options).unwrap()
-            })
-            .collect();
-        assert_eq!(counts[0], counts[1], "Teeko {n} x {n}, {pieces} pieces");
+        let [with, without] = counts_with_and_without_symmetries(&game);
+        assert_eq!(with, without, "Teeko {n} x {n}, {pieces} pieces");
     }
     for (w, h) in [(4, 3), (4, 4)] {
         let game = crate::games::connect_four::ConnectFour::new(w, h).unwrap();
-        let counts: Vec<Counts> = [true, false]
-            .into_iter()
-            .map(|symmetries| {
-                let options = Options {
-                    symmetries,
-                    ..Options::default()
-                };
-                let solution = solve(&game, &options, &no_progress).unwrap();
-                reachable_counts(&game, &game.empty(), &solution, &options).unwrap()
-            })
-            .collect();
-        assert_eq!(counts[0], counts[1], "Connect Four {w} x {h}");
+        let [with, without] = counts_with_and_without_symmetries(&game);
+        assert_eq!(with, without, "Connect Four {w} x {h}");
     }
 }
 

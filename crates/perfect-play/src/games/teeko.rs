@@ -206,21 +206,25 @@ impl Teeko {
         }
     }
 
+    /// The position where the side that is x if `x_is_mover` has `movers` and moves, and the
+    /// other side has `others`.
+    fn with_mover(x_is_mover: bool, movers: u32, others: u32) -> Pieces {
+        let (x, o) = if x_is_mover {
+            (movers, others)
+        } else {
+            (others, movers)
+        };
+        Pieces {
+            x,
+            o,
+            x_to_move: x_is_mover,
+        }
+    }
+
     /// The position with the mover's squares now `mine`, the other side to move.
     fn after(pieces: &Pieces, mine: u32) -> Pieces {
-        if pieces.x_to_move {
-            Pieces {
-                x: mine,
-                o: pieces.o,
-                x_to_move: false,
-            }
-        } else {
-            Pieces {
-                x: pieces.x,
-                o: mine,
-                x_to_move: true,
-            }
-        }
+        let (_, theirs) = Teeko::sides(pieces);
+        Teeko::with_mover(!pieces.x_to_move, theirs, mine)
     }
 
     /// What a move that leaves the mover on `mine` leads to.
@@ -403,19 +407,7 @@ impl IndexedGame for Teeko {
                 if self.has_pattern(before) {
                     continue;
                 }
-                parents.push(if pieces.x_to_move {
-                    Pieces {
-                        x: theirs,
-                        o: before,
-                        x_to_move: false,
-                    }
-                } else {
-                    Pieces {
-                        x: before,
-                        o: theirs,
-                        x_to_move: true,
-                    }
-                });
+                parents.push(Teeko::with_mover(!pieces.x_to_move, before, theirs));
             }
         }
     }
