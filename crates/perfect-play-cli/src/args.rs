@@ -353,6 +353,20 @@ pub enum EngineGame {
         #[arg(value_name = "POSITION")]
         position: Option<String>,
     },
+    /// Dobutsu shogi (Madoka Kitao): a 3 x 4 board; lion, elephant, giraffe and chick each,
+    /// captures go to the hand and may be dropped; taking the lion, or a lion on the far row
+    /// out of reach, wins. The second player wins in 78 (Tanaka 2009); the whole game takes
+    /// about 11 GB: pass --memory-limit 12G. POSITION: the rows from the top (L lion, E
+    /// elephant, G giraffe, C chick, H hen; capitals for the first player, who starts at the
+    /// bottom; . empty) joined by /, then optionally :HAND (the pieces held, capitals the
+    /// first player's, e.g. :Cg) and :x or :o for the side to move (default x). The start is
+    /// gle/.c./.C./ELG. A move is its squares (column letter, row from the bottom: b2b3) or a
+    /// drop (C*b3).
+    Dobutsu {
+        /// The position (query only; default: the start).
+        #[arg(value_name = "POSITION")]
+        position: Option<String>,
+    },
 }
 
 /// Arguments of `perfect-play coins`.

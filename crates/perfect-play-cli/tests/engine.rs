@@ -215,3 +215,24 @@ fn a_teeko_position_is_checked_before_any_solving() {
     assert!(turn.contains("not a Teeko position"), "{turn}");
     assert!(assert_bad_input(&["query", "teeko", "x..:x"]).contains("25"));
 }
+
+#[test]
+fn a_dobutsu_position_is_checked_before_any_solving() {
+    let lions = assert_bad_input(&["query", "dobutsu", "g.e/.c./.C./ELG"]);
+    assert!(lions.contains("one lion"), "{lions}");
+    let chicks = assert_bad_input(&["query", "dobutsu", "gle/.c./.C./ELG:C"]);
+    assert!(chicks.contains("2 chicks"), "{chicks}");
+    let letter = assert_bad_input(&["query", "dobutsu", "gle/.c./.K./ELG"]);
+    assert!(letter.contains("not a piece"), "{letter}");
+    let held = assert_bad_input(&["query", "dobutsu", "gle/.../.../ELG:Lc"]);
+    assert!(held.contains("cannot be held"), "{held}");
+    assert!(assert_bad_input(&["query", "dobutsu", "gle/.c."]).contains("12 squares"));
+}
+
+#[test]
+fn dobutsu_is_refused_under_the_default_memory_limit_with_its_size() {
+    // The whole game takes about 11 GB; the default limit is 2 GiB.
+    let refused = assert_bad_input(&["solve", "dobutsu"]);
+    assert!(refused.contains("1567925964 positions"), "{refused}");
+    assert!(refused.contains("--memory-limit"), "{refused}");
+}

@@ -12,6 +12,7 @@ use perfect_play::engine::{
     TableAnalysis, database,
 };
 use perfect_play::games::connect_four::{Board, ConnectFour};
+use perfect_play::games::dobutsu::{self, Action, Animals, Dobutsu, Kind, Piece};
 use perfect_play::games::dodgem::{Cars, Direction, Dodgem, Drive};
 use perfect_play::games::mu_torere::{self, MuTorere, Star, Step};
 use perfect_play::games::quixo::{self, Cubes, Push, Quixo};
@@ -498,8 +499,146 @@ impl Adapter for Teeko {
     }
 }
 
+/// A Dobutsu shogi square (`col + 3 * row` from the top-left) as a column letter and a row
+/// counted from the bottom: `b2`.
+fn dobutsu_square(square: usize) -> String {
+    format!(
+        "{}{}",
+        char::from(b'a' + (square % 3) as u8),
+        4 - square / 3
+    )
+}
+
+/// A piece's letter: a capital for the first player's.
+fn dobutsu_letter(piece: Option<Piece>) -> char {
+    piece.map_or('.', |p| {
+        let letter = p.kind.letter();
+        if p.first_player {
+            letter
+        } else {
+            letter.to_ascii_lowercase()
+        }
+    })
+}
+
+/// The hands as letters (the first player's capitals first), `-` for none.
+fn dobutsu_hands(animals: &Animals) -> String {
+    let mut held = String::new();
+    for first in [true, false] {
+        for kind in Kind::IN_HAND {
+            for _ in 0..animals.in_hand(first, kind) {
+                let letter = kind.letter();
+                held.push(if first {
+                    letter
+                } else {
+                    letter.to_ascii_lowercase()
+                });
+            }
+        }
+    }
+    if held.is_empty() { "-".into() } else { held }
+}
+
+impl Adapter for Dobutsu {
+    fn name(&self) -> &'static str {
+        "dobutsu"
+    }
+    fn variant(&self) -> String {
+        String::new()
+    }
+    fn start_position(&self) -> Animals {
+        Dobutsu::start_position(self)
+    }
+    fn parse_position(&self, text: &str) -> Result<Animals, CommandError> {
+        let mut parts = text.trim().split(':');
+        let rows = parts.next().unwrap_or_default();
+        let (mut hand, mut side) = ("", "x");
+        for part in parts {
+            match part.trim() {
+                "x" | "X" | "o" | "O" => side = part.trim(),
+                held => hand = held,
+            }
+        }
+        let mut board = [None; dobutsu::SQUARES];
+        let cells: Vec<char> = rows.chars().filter(|&c| c != '/').collect();
+        if cells.len() != dobutsu::SQUARES {
+            return Err(format!(
+                "a Dobutsu shogi board has 12 squares (4 rows of 3 from the top), got {}",
+                cells.len()
+            )
+            .into());
+        }
+        for (square, &c) in cells.iter().enumerate() {
+            if matches!(c, '.' | '-' | '_') {
+                continue;
+            }
+            let kind = Kind::from_letter(c).ok_or_else(|| {
+                format!(
+                    "{c:?} is not a piece: use L, E, G, C, H (capitals for the first player) or ."
+                )
+            })?;
+            board[square] = Some(Piece {
+                kind,
+                first_player: c.is_ascii_uppercase(),
+            });
+        }
+        let mut hands = [[0u8; 3]; 2];
+        for c in hand.chars().filter(|&c| c != '-') {
+            let slot = Kind::from_letter(c)
+                .and_then(|k| Kind::IN_HAND.iter().position(|&h| h == k))
+                .ok_or_else(|| {
+                    format!("{c:?} cannot be held: a hand holds E, G and C (capitals for the first player)")
+                })?;
+            let held = &mut hands[usize::from(!c.is_ascii_uppercase())][slot];
+            *held = held.saturating_add(1);
+        }
+        let first_to_move = matches!(side, "x" | "X");
+        Ok(self.position_of(&board, hands, first_to_move)?)
+    }
+    fn first_to_move(&self, animals: &Animals) -> bool {
+        animals.first_to_move()
+    }
+    fn move_json(&self, action: &Action) -> serde_json::Value {
+        json!(match *action {
+            Action::Step { from, to } => format!("{}{}", dobutsu_square(from), dobutsu_square(to)),
+            Action::Drop { kind, to } => format!("{}*{}", kind.letter(), dobutsu_square(to)),
+        })
+    }
+    fn notation(&self, animals: &Animals) -> Option<String> {
+        let rows: Vec<String> = (0..4)
+            .map(|row| {
+                (0..3)
+                    .map(|col| dobutsu_letter(animals.piece_at(col + 3 * row)))
+                    .collect()
+            })
+            .collect();
+        let hands = dobutsu_hands(animals);
+        let side = if animals.first_to_move() { 'x' } else { 'o' };
+        Some(if hands == "-" {
+            format!("{}:{side}", rows.join("/"))
+        } else {
+            format!("{}:{hands}:{side}", rows.join("/"))
+        })
+    }
+    fn picture(&self, animals: &Animals) -> String {
+        let mut text = String::new();
+        for row in 0..4 {
+            text.push_str(&format!("  {} ", 4 - row));
+            text.extend((0..3).map(|col| dobutsu_letter(animals.piece_at(col + 3 * row))));
+            text.push('\n');
+        }
+        text.push_str("    abc\n");
+        text.push_str(&format!("  in hand: {}\n", dobutsu_hands(animals)));
+        text
+    }
+}
+
 pub fn solve(args: &EngineArgs, budget: Budget, quiet: bool) -> Result<Output, CommandError> {
     match &args.game {
+        EngineGame::Dobutsu { position } => {
+            no_position(position.as_deref())?;
+            solve_game(&Dobutsu::standard(), args, budget, quiet)
+        }
         EngineGame::Teeko { position } => {
             no_position(position.as_deref())?;
             solve_game(&Teeko::standard(), args, budget, quiet)
@@ -540,6 +679,13 @@ pub fn solve(args: &EngineArgs, budget: Budget, quiet: bool) -> Result<Output, C
 
 pub fn query(args: &EngineArgs, budget: Budget, quiet: bool) -> Result<Output, CommandError> {
     match &args.game {
+        EngineGame::Dobutsu { position } => query_game(
+            &Dobutsu::standard(),
+            position.as_deref(),
+            args,
+            budget,
+            quiet,
+        ),
         EngineGame::Teeko { position } => {
             query_game(&Teeko::standard(), position.as_deref(), args, budget, quiet)
         }

@@ -49,7 +49,8 @@ pub use analyse::{
 pub use database::{Checkpoint, Database};
 pub use record::{MAX_REMOTENESS, Record};
 pub use solve::{
-    Counts, Progress, Solution, count_reachable, reachable_counts, solve, solve_resumable,
+    Counts, Progress, Solution, count_reachable, count_reachable_classes, reachable_counts, solve,
+    solve_resumable,
 };
 
 use crate::game::{Game, Transition};
@@ -59,7 +60,9 @@ use thiserror::Error;
 /// A game whose positions the engine can number: each position has an index in
 /// `0..index_count()`, and each index is one position or a hole (no position).
 ///
-/// `position(index(p))` must give back `p` for every position the moves reach.
+/// `position(index(p))` must give back `p` for every position the moves reach, or one the game
+/// plays the same way: Dobutsu shogi numbers the board as the side to move sees it, so a
+/// position and its twin with the sides swapped and the board turned share a number.
 pub trait IndexedGame: Game {
     /// How many indices there are (positions and holes).
     fn index_count(&self) -> u64;

@@ -303,6 +303,19 @@ fn symmetries_keep_classes_and_their_moves() {
         let game = crate::games::connect_four::ConnectFour::new(w, h).unwrap();
         assert_symmetries_are_consistent(&game);
     }
+    for game in small_dobutsu() {
+        assert_symmetries_are_consistent(&game);
+    }
+}
+
+/// Dobutsu shogi with lions and one other kind: small enough to check on every position.
+fn small_dobutsu() -> [crate::games::dobutsu::Dobutsu; 3] {
+    use crate::games::dobutsu::Dobutsu;
+    [
+        Dobutsu::with_kinds(false, false, true),
+        Dobutsu::with_kinds(false, true, false),
+        Dobutsu::with_kinds(true, false, false),
+    ]
 }
 
 /// How the positions reachable from the game's start divide, solved with the game's
@@ -337,6 +350,11 @@ fn symmetries_give_the_same_reachable_counts() {
         let [with, without] = counts_with_and_without_symmetries(&game);
         assert_eq!(with, without, "Connect Four {w} x {h}");
     }
+    for game in small_dobutsu() {
+        let [with, without] = counts_with_and_without_symmetries(&game);
+        assert_eq!(with, without, "Dobutsu shogi {:?}", game.counts());
+        assert!(with.wins > 0 && with.losses > 0);
+    }
 }
 
 #[test]
@@ -348,6 +366,9 @@ fn un_moves_retrace_every_move_within_a_tier() {
     assert_unmoves_match_moves(&crate::games::dodgem::Dodgem::new(4).unwrap());
     for (n, pieces) in [(3, 2), (3, 3), (4, 3)] {
         assert_unmoves_match_moves(&crate::games::teeko::Teeko::new(n, pieces).unwrap());
+    }
+    for game in small_dobutsu() {
+        assert_unmoves_match_moves(&game);
     }
 }
 
@@ -889,5 +910,10 @@ fn loopy_games_match_the_textbook_analysis_on_every_position() {
     for (n, pieces) in [(3, 2), (3, 3), (4, 2)] {
         let teeko = check(&crate::games::teeko::Teeko::new(n, pieces).unwrap());
         assert!(teeko.count(Outcome::Win) > 0 && teeko.count(Outcome::Loss) > 0);
+    }
+    // Dobutsu shogi with lions and one kind: captures, drops and promotions loop.
+    for game in small_dobutsu() {
+        let dobutsu = check(&game);
+        assert!(dobutsu.count(Outcome::Win) > 0 && dobutsu.count(Outcome::Loss) > 0);
     }
 }

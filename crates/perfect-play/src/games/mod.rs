@@ -4,6 +4,7 @@
 
 mod board_symmetry;
 pub mod connect_four;
+pub mod dobutsu;
 pub mod dodgem;
 pub mod mu_torere;
 pub mod quixo;
