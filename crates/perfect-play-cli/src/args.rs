@@ -258,7 +258,8 @@ pub struct ConnectFourArgs {
 
     /// A database file: read the answer from it when it exists (one block per position
     /// read, no solve), else solve, write it there and answer. While solving, finished
-    /// tiers go to PATH.partial; a solve cut short (Ctrl-C, killed) resumes from them.
+    /// tiers go to PATH.partial (and a tier in progress, every 5 minutes, to
+    /// PATH.partial.level); a solve cut short (Ctrl-C, killed) resumes from them.
     #[arg(long, value_name = "PATH")]
     pub db: Option<std::path::PathBuf>,
 }
@@ -274,7 +275,8 @@ pub struct EngineArgs {
     pub game: EngineGame,
 
     /// A database file: solve writes the table there (finished tiers going to PATH.partial,
-    /// which a killed solve resumes from); query reads from it without solving.
+    /// and a tier in progress every 5 minutes to PATH.partial.level, which a killed solve
+    /// resumes from); query reads from it without solving.
     #[arg(long, global = true, value_name = "PATH")]
     pub db: Option<std::path::PathBuf>,
 

@@ -34,7 +34,7 @@ pub fn positions_bar(quiet: bool) -> ProgressBar {
     let bar = ProgressBar::new(0);
     bar.set_style(
         ProgressStyle::with_template(
-            "solving [{bar:40}] {human_pos}/{human_len} positions ({per_sec}, {elapsed}, eta {eta})",
+            "solving [{bar:40}] {human_pos}/{human_len} positions ({per_sec}, {elapsed}, eta {eta}) {msg}",
         )
         .unwrap_or_else(|_| ProgressStyle::default_bar())
         .progress_chars("=> "),

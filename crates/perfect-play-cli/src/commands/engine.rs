@@ -876,8 +876,17 @@ pub(super) fn solve_with_bar<G: IndexedGame + Sync>(
 ) -> Result<Solution, CommandError> {
     let bar = progress::positions_bar(quiet);
     bar.set_length(game.index_count());
+    let tiers = game.tier_count();
     let solution = engine::solve_resumable(game, options, checkpoint, &|p| {
         bar.set_position(p.indices_solved);
+        // Within a tier (Dobutsu shogi is one) the bar stands still: say how far it is.
+        bar.set_message(format!(
+            "tier {} of {tiers} (solved from the last), round {}, step {}, {} positions decided",
+            tiers - p.tier,
+            p.round,
+            p.pass,
+            p.decided
+        ));
     })?;
     bar.finish_and_clear();
     Ok(solution)

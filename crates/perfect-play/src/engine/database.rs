@@ -23,8 +23,16 @@
 //! A checkpoint file starts with `PPCK`, the length of an identity (4) and the identity (the
 //! game, variant and table size, so that a checkpoint of another game is refused), then holds
 //! the tiers a solve has finished, appended as each one finishes: per tier its number (8),
-//! record count (8), compressed length (8), CRC-32 of the records (4) and a zstd frame. A tier cut short by a kill fails its length or checksum and is dropped, so the
-//! solve resumes from the last tier written whole.
+//! record count (8), compressed length (8), CRC-32 of the records (4) and a zstd frame. A tier
+//! cut short by a kill fails its length or checksum and is dropped, so the solve resumes from
+//! the last tier written whole.
+//!
+//! A tier solved by retrograde analysis is also saved while it runs, at the end of a level
+//! every [`Checkpoint::level_interval`], in a second file beside the first (its name with
+//! `.level` added): `PPCL`, the identity as above, then the tier (8), the last level done (4),
+//! whether a tie is in reach (1), the record count (8), compressed length (8), CRC-32 (4) and
+//! a zstd frame of the tier's records. It is written to a temporary file and renamed over the
+//! last one, so a kill leaves the previous level whole; a finished tier removes it.
 
 use super::{EngineError, Record};
 use serde::{Deserialize, Serialize};
@@ -34,6 +42,7 @@ use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 4] = b"PPDB";
 const CHECKPOINT_MAGIC: &[u8; 4] = b"PPCK";
+const LEVEL_MAGIC: &[u8; 4] = b"PPCL";
 const VERSION: u32 = 1;
 
 /// Records per compressed block: 64 Ki records, 128 KiB before compression.
@@ -289,13 +298,94 @@ impl Database {
     }
 }
 
-/// The finished tiers of an interrupted solve, kept in a file.
+/// The finished tiers of an interrupted solve, kept in a file, and the tier in progress at
+/// its last saved level (see the module).
 #[derive(Debug)]
 pub struct Checkpoint {
     path: PathBuf,
     file: BufWriter<File>,
+    identity: String,
     /// The tiers read back when it was opened: (tier, its records).
     pub finished: Vec<(u64, Vec<Record>)>,
+    /// The tier in progress read back when it was opened, if one was saved.
+    pub in_progress: Option<TierInProgress>,
+    /// How often a tier in progress is saved (at the end of a level once this long has
+    /// passed since the last save): five minutes by default, zero for every level.
+    pub level_interval: std::time::Duration,
+    last_saved: std::time::Instant,
+}
+
+/// A tier part-solved by retrograde analysis: its records once level `level` was done.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TierInProgress {
+    /// The tier.
+    pub tier: u64,
+    /// The last level whose parents were all visited.
+    pub level: u32,
+    /// Whether a tie is in reach in the tier (the passes after the levels need it).
+    pub ties: bool,
+    /// The tier's records.
+    pub records: Vec<Record>,
+}
+
+/// The level file beside checkpoint `path`.
+fn level_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".level");
+    PathBuf::from(name)
+}
+
+/// The level file's first bytes for a game's identity.
+fn level_preamble(identity: &str) -> Vec<u8> {
+    let mut preamble = LEVEL_MAGIC.to_vec();
+    preamble.extend_from_slice(&(identity.len() as u32).to_le_bytes());
+    preamble.extend_from_slice(identity.as_bytes());
+    preamble
+}
+
+/// The tier in progress the level file at `path` holds: `Ok(None)` for no file or one cut
+/// short; an error for a file that is not a level file of this game.
+fn read_level(path: &Path, identity: &str) -> Result<Option<TierInProgress>, EngineError> {
+    let Ok(bytes) = std::fs::read(path) else {
+        return Ok(None);
+    };
+    let preamble = level_preamble(identity);
+    if !bytes.starts_with(&preamble) {
+        return Err(io_error(
+            path,
+            format!("not a saved level of {identity}: remove it to start the tier again"),
+        ));
+    }
+    let rest = &bytes[preamble.len()..];
+    let Some(head) = rest.get(..33) else {
+        return Ok(None);
+    };
+    let number = |range: std::ops::Range<usize>| {
+        head[range]
+            .iter()
+            .rev()
+            .fold(0u64, |n, &b| n << 8 | u64::from(b))
+    };
+    let (tier, level, ties) = (number(0..8), number(8..12) as u32, head[12] == 1);
+    let (count, len, crc) = (number(13..21), number(21..29), number(29..33) as u32);
+    let Some(data) = usize::try_from(len)
+        .ok()
+        .and_then(|len| rest.get(33..33usize.checked_add(len)?))
+    else {
+        return Ok(None);
+    };
+    let Ok(raw) = zstd::bulk::decompress(data, (count as usize).saturating_mul(2)) else {
+        return Ok(None);
+    };
+    if crc32fast::hash(&raw) != crc || raw.len() as u64 != count * 2 {
+        return Ok(None);
+    }
+    Ok(Some(TierInProgress {
+        tier,
+        level,
+        ties,
+        records: records_of(&raw),
+    }))
 }
 
 impl Checkpoint {
@@ -354,6 +444,7 @@ impl Checkpoint {
             .truncate(false)
             .open(path)
             .map_err(fail)?;
+        let in_progress = read_level(&level_path(path), identity)?;
         // Drop whatever follows the last tier written whole.
         file.set_len(whole).map_err(fail)?;
         let mut file = BufWriter::new(file);
@@ -365,8 +456,74 @@ impl Checkpoint {
         Ok(Checkpoint {
             path: path.to_path_buf(),
             file,
+            identity: identity.to_string(),
             finished,
+            in_progress,
+            level_interval: std::time::Duration::from_secs(300),
+            last_saved: std::time::Instant::now(),
         })
+    }
+
+    /// Whether a tier in progress is due to be saved ([`Checkpoint::level_interval`] since
+    /// the last save).
+    #[must_use]
+    pub fn level_due(&self) -> bool {
+        self.last_saved.elapsed() >= self.level_interval
+    }
+
+    /// Save a tier in progress once `level` is done, replacing the last one saved. The
+    /// records are compressed as they come, so the save holds no copy of the tier.
+    ///
+    /// # Errors
+    /// [`EngineError::Database`] when it cannot be written.
+    pub fn save_level(
+        &mut self,
+        tier: u64,
+        level: u32,
+        ties: bool,
+        records: impl Iterator<Item = Record>,
+    ) -> Result<(), EngineError> {
+        let path = level_path(&self.path);
+        let fail = |e: std::io::Error| io_error(&path, e);
+        let temporary = temporary_path(&path);
+        let mut file = BufWriter::new(File::create(&temporary).map_err(fail)?);
+        file.write_all(&level_preamble(&self.identity))
+            .map_err(fail)?;
+        file.write_all(&tier.to_le_bytes()).map_err(fail)?;
+        file.write_all(&level.to_le_bytes()).map_err(fail)?;
+        file.write_all(&[u8::from(ties)]).map_err(fail)?;
+        // The count, length and checksum are known at the end: written there, then here.
+        let fields_at = file.stream_position().map_err(fail)?;
+        file.write_all(&[0; 20]).map_err(fail)?;
+        let mut encoder = zstd::stream::Encoder::new(file, LEVEL).map_err(fail)?;
+        let (mut hasher, mut count) = (crc32fast::Hasher::new(), 0u64);
+        let mut chunk = Vec::with_capacity(1 << 17);
+        let mut records = records.peekable();
+        while records.peek().is_some() {
+            chunk.clear();
+            chunk.extend(
+                records
+                    .by_ref()
+                    .take(1 << 16)
+                    .flat_map(|r| r.bits().to_le_bytes()),
+            );
+            hasher.update(&chunk);
+            count += chunk.len() as u64 / 2;
+            encoder.write_all(&chunk).map_err(fail)?;
+        }
+        let mut file = encoder.finish().map_err(fail)?;
+        let end = file.stream_position().map_err(fail)?;
+        let len = end - fields_at - 20;
+        file.seek(SeekFrom::Start(fields_at)).map_err(fail)?;
+        file.write_all(&count.to_le_bytes()).map_err(fail)?;
+        file.write_all(&len.to_le_bytes()).map_err(fail)?;
+        file.write_all(&hasher.finalize().to_le_bytes())
+            .map_err(fail)?;
+        let file = file.into_inner().map_err(|e| fail(e.into_error()))?;
+        file.sync_data().map_err(fail)?;
+        std::fs::rename(&temporary, &path).map_err(fail)?;
+        self.last_saved = std::time::Instant::now();
+        Ok(())
     }
 
     /// Append a finished tier and make it durable.
@@ -395,7 +552,10 @@ impl Checkpoint {
             .map_err(fail)?;
         self.file.write_all(&data).map_err(fail)?;
         self.file.flush().map_err(fail)?;
-        self.file.get_ref().sync_data().map_err(fail)
+        self.file.get_ref().sync_data().map_err(fail)?;
+        // The tier is whole: its saved level is done with.
+        self.in_progress = None;
+        remove_if_present(&level_path(&self.path))
     }
 
     /// Remove the checkpoint (the solve is finished and saved).
@@ -405,6 +565,14 @@ impl Checkpoint {
     pub fn remove(self) -> Result<(), EngineError> {
         let path = self.path.clone();
         drop(self.file);
+        remove_if_present(&level_path(&path))?;
         std::fs::remove_file(&path).map_err(|e| io_error(&path, e))
+    }
+}
+
+fn remove_if_present(path: &Path) -> Result<(), EngineError> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(io_error(path, e)),
+        _ => Ok(()),
     }
 }

@@ -46,7 +46,7 @@ mod tests;
 pub use analyse::{
     DRAW_LINE_MOVES, MoveRecord, TableAnalysis, analyse, analyse_by, move_records, move_records_by,
 };
-pub use database::{Checkpoint, Database};
+pub use database::{Checkpoint, Database, TierInProgress};
 pub use record::{MAX_REMOTENESS, Record};
 pub use solve::{
     Counts, Progress, Solution, count_reachable, count_reachable_classes, reachable_counts, solve,

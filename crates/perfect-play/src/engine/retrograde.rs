@@ -181,26 +181,40 @@ pub(super) enum Outcomes {
     Unfit,
 }
 
+/// Where the retrograde analysis of a tier goes on from: the tier's records as they were once
+/// `level` was done (restored in the table), and whether a tie is in reach in the tier.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Resume {
+    pub(super) level: u32,
+    pub(super) ties: bool,
+}
+
 impl<G: IndexedGame + Sync> Passes<'_, G> {
-    /// Decide every win and loss of tier `range` (see the module). `on_level(r)` is called
-    /// after each level.
+    /// Decide every win and loss of tier `range` (see the module), from the start or from
+    /// where `resume` says. `on_level(r, ties)` is called after each level (to report it and
+    /// save the tier in progress).
     pub(super) fn retrograde(
         &self,
         range: &Range<u64>,
-        on_level: &(dyn Fn(u32) + Sync),
+        resume: Option<Resume>,
+        on_level: &mut dyn FnMut(u32, bool) -> Result<(), EngineError>,
     ) -> Result<Outcomes, EngineError> {
         let tier = Tier::new(range);
-        let Some((positions, ties)) = self.scan(&tier)? else {
+        let scanned = match resume {
+            None => self.scan(&tier)?,
+            Some(resume) => self.rescan(&tier, resume)?,
+        };
+        let Some((positions, ties)) = scanned else {
             for cell in &self.table[tier.start..tier.start + tier.pending.len()] {
                 cell.store(Record::OPEN.bits(), Ordering::Relaxed);
             }
             return Ok(Outcomes::Unfit);
         };
-        let mut level = 0u32;
+        let mut level = resume.map_or(0, |r| r.level + 1);
         while level <= tier.deepest.load(Ordering::Relaxed) {
             self.promote_wins(&tier, level);
             self.visit_parents(&tier, level)?;
-            on_level(level);
+            on_level(level, ties)?;
             level += 1;
         }
         Ok(Outcomes::Done {
@@ -281,6 +295,118 @@ impl<G: IndexedGame + Sync> Passes<'_, G> {
         Ok(chunks.into_iter().try_fold((0, false), |(p, t), chunk| {
             chunk.map(|(q, u)| (p + q, t || u))
         }))
+    }
+
+    /// Step 1 again for a tier restored once level `resume.level` was done: the positions
+    /// decided further from the end are still to visit; an open position counts as open
+    /// the moves to positions of the tier not decided by then (its count before the next
+    /// level), and takes the results of the others as known. Returns what
+    /// [`Passes::scan`] does, the tie in reach as saved.
+    fn rescan(&self, tier: &Tier, resume: Resume) -> Result<Option<(u64, bool)>, EngineError> {
+        let (start, range, done) = (tier.start, &tier.range, resume.level);
+        let chunks: Vec<Option<u64>> = tier
+            .pending
+            .par_chunks(CHUNK)
+            .enumerate()
+            .map_init(Default::default, |(transitions, inside), (chunk, cells)| {
+                let mut positions = 0u64;
+                let mut tally = Tally::default();
+                let mut restored = 0u64;
+                for (offset, cell) in cells.iter().enumerate() {
+                    let index = start + chunk * CHUNK + offset;
+                    let record = self.load(index);
+                    if record.is_hole() {
+                        continue;
+                    }
+                    positions += 1;
+                    if record != Record::OPEN {
+                        restored += 1;
+                        let r = record.remoteness().unwrap_or(0);
+                        if matches!(record.outcome(), Some(Outcome::Win | Outcome::Loss))
+                            && r > done
+                        {
+                            tally.reach(r);
+                            set(&tier.unvisited, index - start);
+                        }
+                        continue;
+                    }
+                    let Some(fields) =
+                        self.rescan_position(index, done, range, transitions, inside)?
+                    else {
+                        return Ok(None);
+                    };
+                    let win = fields >> COUNT_BITS & FIELD_MASK;
+                    if win != NONE {
+                        tally.reach(win);
+                        set(&tier.promised, index - start);
+                    }
+                    cell.store(fields, Ordering::Relaxed);
+                }
+                self.decided.fetch_add(restored, Ordering::Relaxed);
+                self.flush(&tally, tier);
+                Ok(Some(positions))
+            })
+            .collect::<Result<_, EngineError>>()?;
+        Ok(chunks
+            .into_iter()
+            .sum::<Option<u64>>()
+            .map(|positions| (positions, resume.ties)))
+    }
+
+    /// The side-table entry of open position `index` once level `done` was done (see
+    /// [`Passes::rescan`]); `None` past what it holds.
+    fn rescan_position(
+        &self,
+        index: usize,
+        done: u32,
+        range: &Range<u64>,
+        transitions: &mut Vec<Transition<G::Position>>,
+        inside: &mut Vec<u64>,
+    ) -> Result<Option<u32>, EngineError> {
+        let position = self.position(index).ok_or(EngineError::BadIndex {
+            from: index as u64,
+            to: index as u64,
+            why: "open in the saved level but no position: a checkpoint of another game",
+        })?;
+        transitions.clear();
+        self.game.transitions(&position, transitions);
+        let mut known = Known::default();
+        inside.clear();
+        for transition in transitions.iter() {
+            let seen = match self.child(index, transition)? {
+                Child::Ended(record) => record,
+                Child::At(to, child) if range.contains(&to) => {
+                    let visited = matches!(child.outcome(), Some(Outcome::Win | Outcome::Loss))
+                        && child.remoteness().is_some_and(|r| r <= done);
+                    if !visited {
+                        inside.push(to);
+                        continue;
+                    }
+                    for_mover(child)
+                }
+                Child::At(to, child) if !child.is_final() => return Err(earlier_tier(index, to)),
+                Child::At(_, child) => for_mover(child),
+            };
+            known.add(seen);
+        }
+        if self.symmetric {
+            inside.sort_unstable();
+            inside.dedup();
+        }
+        let count = u32::try_from(inside.len()).unwrap_or(u32::MAX);
+        let too_far = |r: Option<u32>| r.is_some_and(|r| r + 1 > FIELD_MAX);
+        if count > COUNT_MASK || too_far(known.nearest_win) || too_far(known.farthest_loss) {
+            return Ok(None);
+        }
+        let win = known.nearest_win.map_or(NONE, |w| w + 1);
+        let loss = if known.nearest_tie.is_some() || known.draw {
+            NONE
+        } else {
+            known.farthest_loss.map_or(0, |l| l + 1)
+        };
+        Ok(Some(
+            count | win << COUNT_BITS | loss << (COUNT_BITS + FIELD_BITS),
+        ))
     }
 
     /// Play every move of position `index` once; `ties` is set when a tie is in reach.

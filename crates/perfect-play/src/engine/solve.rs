@@ -1,7 +1,7 @@
 //! The passes that fill the table (see the module above for the method).
 
 use super::database::Checkpoint;
-use super::retrograde::Outcomes;
+use super::retrograde::{Outcomes, Resume};
 use super::{EngineError, IndexedGame, MAX_REMOTENESS, Options, Record};
 use crate::game::{Ending, Transition};
 use crate::player::Outcome;
@@ -551,7 +551,8 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
             .as_mut()
             .map(|c| std::mem::take(&mut c.finished))
             .unwrap_or_default();
-        let resumed = !restored.is_empty();
+        let mut in_progress = checkpoint.as_mut().and_then(|c| c.in_progress.take());
+        let mut resumed = !restored.is_empty();
         let mut already_solved = 0;
         let mut passes = 0;
         let mut indices_solved = 0;
@@ -585,7 +586,36 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
             let mut settled = false;
             let mut rounds_needed = true;
             if self.retrograde && self.game.has_unmoves() {
-                let report = |level: u32| {
+                // A tier saved part-way goes on from its last saved level.
+                let mut resume = None;
+                if let Some(saved) = in_progress.take_if(|saved| saved.tier == tier) {
+                    if saved.records.len() != cells.len() {
+                        return Err(EngineError::Database {
+                            path: String::from("the checkpoint"),
+                            why: format!(
+                                "the tier in progress has {} records there and {} in this game: a checkpoint of another game",
+                                saved.records.len(),
+                                cells.len()
+                            ),
+                        });
+                    }
+                    for (cell, record) in cells.iter().zip(&saved.records) {
+                        cell.store(record.bits(), Ordering::Relaxed);
+                    }
+                    already_solved += saved.records.iter().filter(|r| r.is_final()).count() as u64;
+                    resumed = true;
+                    resume = Some(Resume {
+                        level: saved.level,
+                        ties: saved.ties,
+                    });
+                }
+                let mut on_level = |level: u32, ties: bool| -> Result<(), EngineError> {
+                    if let Some(checkpoint) = checkpoint.as_mut().filter(|c| c.level_due()) {
+                        let records = cells
+                            .iter()
+                            .map(|c| Record::from_bits(c.load(Ordering::Relaxed)));
+                        checkpoint.save_level(tier, level, ties, records)?;
+                    }
                     on_pass(&Progress {
                         tier,
                         round: 1,
@@ -594,12 +624,13 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
                         indices_solved,
                         indices: self.table.len() as u64,
                     });
+                    Ok(())
                 };
                 if let Outcomes::Done {
                     positions,
                     ties,
                     levels,
-                } = self.retrograde(range, &report)?
+                } = self.retrograde(range, resume, &mut on_level)?
                 {
                     self.positions += positions;
                     passes += levels;

@@ -817,6 +817,94 @@ fn an_interrupted_solve_resumes_to_the_same_records() {
     same_name.remove().unwrap();
 }
 
+/// Solve `game` through a checkpoint at `path` saving every level, stopped (as a kill would)
+/// right after level `stop` of its first retrograde tier is saved.
+fn solve_killed_after_level<G: IndexedGame + Sync>(game: &G, path: &std::path::Path, stop: u32) {
+    let mut checkpoint = Checkpoint::open(path, "killed").unwrap();
+    checkpoint.level_interval = std::time::Duration::ZERO;
+    let killed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        solve_resumable(game, &Options::default(), Some(&mut checkpoint), &|p| {
+            assert!(p.pass != stop, "killed after level {stop}");
+        })
+    }));
+    assert!(killed.is_err(), "the solve ran past level {stop}");
+}
+
+#[test]
+fn a_solve_killed_inside_a_tier_resumes_from_its_last_level() {
+    // Dobutsu shogi with lions and chicks is one loopy tier: without saved levels a kill
+    // loses all of it.
+    let game = crate::games::dobutsu::Dobutsu::with_kinds(false, false, true);
+    assert_eq!(game.tier_count(), 1);
+    let whole = solve(&game, &Options::default(), &no_progress).unwrap();
+    for stop in [0, 1, 4, 9, 20] {
+        let path = scratch(&format!("dobutsu-{stop}.checkpoint"));
+        let _ = std::fs::remove_file(&path);
+        solve_killed_after_level(&game, &path, stop);
+        let mut checkpoint = Checkpoint::open(&path, "killed").unwrap();
+        let saved = checkpoint.in_progress.as_ref().expect("a saved level");
+        assert_eq!((saved.tier, saved.level), (0, stop));
+        let resumed = solve_resumable(
+            &game,
+            &Options::default(),
+            Some(&mut checkpoint),
+            &no_progress,
+        )
+        .unwrap();
+        assert!(resumed.resumed, "level {stop}");
+        assert!(resumed.already_solved > 0 && resumed.already_solved < whole.positions);
+        assert_eq!(
+            resumed.records(),
+            whole.records(),
+            "resumed after level {stop}"
+        );
+        assert_eq!(resumed.positions, whole.positions);
+        assert!(checkpoint.in_progress.is_none());
+        checkpoint.remove().unwrap();
+        let level_file = format!("{}.level", path.display());
+        assert!(!std::path::Path::new(&level_file).exists());
+    }
+    // Quixo 3 x 3: finished tiers and a tier in progress come back together.
+    let quixo = crate::games::quixo::Quixo::new(3).unwrap();
+    let whole = solve(&quixo, &Options::default(), &no_progress).unwrap();
+    let path = scratch("quixo-killed.checkpoint");
+    let _ = std::fs::remove_file(&path);
+    solve_killed_after_level(&quixo, &path, 3);
+    let mut checkpoint = Checkpoint::open(&path, "killed").unwrap();
+    assert!(checkpoint.in_progress.is_some());
+    let resumed = solve_resumable(
+        &quixo,
+        &Options::default(),
+        Some(&mut checkpoint),
+        &no_progress,
+    )
+    .unwrap();
+    assert_eq!(resumed.records(), whole.records());
+    checkpoint.remove().unwrap();
+}
+
+#[test]
+fn a_saved_level_cut_short_is_dropped_and_a_foreign_one_refused() {
+    let game = crate::games::dobutsu::Dobutsu::with_kinds(false, false, true);
+    let path = scratch("dobutsu-cut.checkpoint");
+    let _ = std::fs::remove_file(&path);
+    solve_killed_after_level(&game, &path, 2);
+    let level_file = std::path::PathBuf::from(format!("{}.level", path.display()));
+    let full = std::fs::read(&level_file).unwrap();
+    std::fs::write(&level_file, &full[..full.len() - 3]).unwrap();
+    let checkpoint = Checkpoint::open(&path, "killed").unwrap();
+    assert!(checkpoint.in_progress.is_none());
+    checkpoint.remove().unwrap();
+    // A file that is not this game's saved level is left alone and refused.
+    std::fs::write(&path, b"").unwrap();
+    std::fs::write(&level_file, b"precious").unwrap();
+    let err = Checkpoint::open(&path, "killed").unwrap_err();
+    assert!(err.to_string().contains("not a saved level"), "{err}");
+    assert_eq!(std::fs::read(&level_file).unwrap(), b"precious");
+    std::fs::remove_file(&level_file).unwrap();
+    std::fs::remove_file(&path).unwrap();
+}
+
 #[test]
 fn a_checkpoint_never_overwrites_a_file_it_did_not_write() {
     for content in [
