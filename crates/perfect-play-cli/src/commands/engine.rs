@@ -41,6 +41,15 @@ pub(super) trait Adapter: IndexedGame + Sync {
     /// The position in the notation `parse_position` reads, when the game has one for a bare
     /// position (Connect Four's is the moves played, which a position does not keep).
     fn notation(&self, position: &Self::Position) -> Option<String>;
+    /// The name and the variant, as text says them: `quixo 4x4`, `dobutsu`.
+    fn title(&self) -> String {
+        let variant = self.variant();
+        if variant.is_empty() {
+            self.name().to_string()
+        } else {
+            format!("{} {variant}", self.name())
+        }
+    }
 }
 
 /// Marks in reading order as notation: rows of `width` joined by `/`, then the side to move.
@@ -769,9 +778,8 @@ pub(super) fn refuse_if_too_large<G: Adapter>(
     budget.check_time(
         || {
             format!(
-                "solving {} {} ({} positions)",
-                game.name(),
-                game.variant(),
+                "solving {} ({} positions)",
+                game.title(),
                 game.index_count()
             )
         },
@@ -780,9 +788,8 @@ pub(super) fn refuse_if_too_large<G: Adapter>(
     let needed = engine::solve_bytes(game, &Options::default());
     if needed > limit {
         return Err(format!(
-            "{} {} has {} positions to solve, {} at {BYTES_PER_POSITION} bytes each and the largest tier's working table (about {} on one core), above the memory limit of {}; raise --memory-limit or choose a smaller variant",
-            game.name(),
-            game.variant(),
+            "{} has {} positions to solve, {} at {BYTES_PER_POSITION} bytes each and the largest tier's working table (about {} on one core), above the memory limit of {}; raise --memory-limit or choose a smaller variant",
+            game.title(),
             game.index_count(),
             perfect_play::parse::human_size(needed),
             rough_duration(game.index_count() as f64 / POSITIONS_PER_SECOND),
@@ -945,9 +952,8 @@ fn solve_game<G: Adapter>(
         "symmetric": options.symmetries && game.has_symmetries(),
     });
     let mut text = format!(
-        "{} {}: the {} player, to move at the start, {} with perfect play.\n{} reachable positions: {} wins, {} losses, {} ties, {} draws for the player to move ({} positions in the table, {:.2} s{}).\n",
-        game.name(),
-        game.variant(),
+        "{}: the {} player, to move at the start, {} with perfect play.\n{} reachable positions: {} wins, {} losses, {} ties, {} draws for the player to move ({} positions in the table, {:.2} s{}).\n",
+        game.title(),
         if first { "first" } else { "second" },
         verdict_of(outcome, root.remoteness().map(u64::from)),
         counts.positions,
@@ -1061,7 +1067,7 @@ fn query_game<G: Adapter>(
         "from_database": from_database,
         "method": "engine",
     });
-    let mut text = format!("{} {}:\n", game.name(), game.variant());
+    let mut text = format!("{}:\n", game.title());
     text.push_str(&game.picture(&position));
     text.push_str(&format!(
         "The {} player to move {} with perfect play.\n",
