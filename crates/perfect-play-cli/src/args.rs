@@ -509,6 +509,12 @@ pub struct OctalArgs {
     /// The method for Grundy values.
     #[arg(long, value_enum, default_value_t = OctalMethodArg::Auto)]
     pub method: OctalMethodArg,
+
+    /// Keep the values in PATH for long runs: saved every minute, on Ctrl-C (the run then
+    /// stops) and at the end; the same command goes on from them, to the same values as a
+    /// run never stopped, and a larger --upto extends them.
+    #[arg(long, value_name = "PATH")]
+    pub checkpoint: Option<std::path::PathBuf>,
 }
 
 /// `--method` values for octal games.

@@ -10,9 +10,11 @@ pub fn bar(what: &str, quiet: bool) -> ProgressBar {
     }
     let bar = ProgressBar::new(0);
     bar.set_style(
-        ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} ({elapsed}, eta {eta})")
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> "),
+        ProgressStyle::with_template(
+            "{msg} [{bar:40}] {human_pos}/{human_len} ({per_sec}, {elapsed}, eta {eta})",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> "),
     );
     bar.set_message(what.to_string());
     bar

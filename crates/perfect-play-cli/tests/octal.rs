@@ -102,3 +102,54 @@ fn hexadecimal_codes_and_grundys_game() {
     let four = json(&["octal", "grundy", "4"]);
     assert_eq!(four["outcome"], "loss");
 }
+
+#[test]
+fn ctrl_c_saves_the_values_and_the_same_checkpoint_goes_on_to_the_same_values() {
+    let path = std::env::temp_dir().join(format!("perfect-play-octal-{}.ck", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let ck = path.to_str().unwrap();
+    // Officers to 3 million takes half a minute: stopped by Ctrl-C long before the end.
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_perfect-play"))
+        .args([
+            "octal",
+            "0.6",
+            "--upto",
+            "3000000",
+            "--full",
+            "--checkpoint",
+            ck,
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("stopped at heap"), "{stderr}");
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    // Going on from the saved values (fewer heaps asked for: those past it are dropped).
+    let resumed = json(&[
+        "octal",
+        "0.6",
+        "--upto",
+        "200000",
+        "--full",
+        "--values",
+        "--checkpoint",
+        ck,
+    ]);
+    assert!(resumed["resumed_from"].as_u64().unwrap() > 0, "{resumed}");
+    let whole = json(&["octal", "0.6", "--upto", "200000", "--full", "--values"]);
+    assert_eq!(resumed["values"], whole["values"]);
+    // A checkpoint of another code is refused, not overwritten.
+    let other = assert_bad_input(&["octal", "0.77", "--checkpoint", ck]);
+    assert!(other.contains("not a checkpoint"), "{other}");
+    std::fs::remove_file(&path).unwrap();
+}

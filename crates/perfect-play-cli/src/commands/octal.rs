@@ -7,7 +7,13 @@ use crate::output::{self, Output, big_json};
 use crate::progress;
 use num_bigint::BigUint;
 use perfect_play::Outcome;
-use perfect_play::octal::{self, GrundySequence, Method, OctalCode, OctalMove, Options};
+use perfect_play::octal::{
+    self, GrundyCheckpoint, GrundySequence, Method, OctalCode, OctalMove, Options,
+};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Set by Ctrl-C during a run with --checkpoint.
+static STOP: AtomicBool = AtomicBool::new(false);
 use serde_json::json;
 
 /// Positions the misère search may visit.
@@ -92,8 +98,28 @@ pub fn run(args: &OctalArgs, budget: Budget, quiet: bool) -> Result<Output, Comm
     };
     let bar = progress::bar("grundy values", quiet);
     let update = progress::updater(&bar);
-    let seq = GrundySequence::compute(&code, &options, &|done, total| update(done, total))?;
+    let mut checkpoint = match &args.checkpoint {
+        Some(_) if budget.small => {
+            return Err("--checkpoint is not available under the small budget".into());
+        }
+        Some(path) => Some(GrundyCheckpoint::open(path, &code)?),
+        None => None,
+    };
+    let resumed_from = checkpoint.as_ref().map(|c| c.values.len());
+    if checkpoint.is_some() {
+        // Ctrl-C stops the run at its next progress step, which saves the values. A second
+        // handler in the same process is refused by ctrlc: the first one sets the same flag.
+        let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::Relaxed));
+    }
+    let seq = GrundySequence::compute_resumable(
+        &code,
+        &options,
+        checkpoint.as_mut(),
+        &STOP,
+        &|done, total| update(done, total),
+    );
     bar.finish_and_clear();
+    let seq = seq?;
     if capped && seq.period.is_none() {
         // Without a period the answer depends on values past the budget's cap.
         return Err(budget
@@ -102,7 +128,16 @@ pub fn run(args: &OctalArgs, budget: Budget, quiet: bool) -> Result<Output, Comm
             ))
             .into());
     }
-    solve(&code, &seq, &heaps, args, upto, budget)
+    let mut out = solve(&code, &seq, &heaps, args, upto, budget)?;
+    if let Some(heaps) = resumed_from {
+        out.json["resumed_from"] = json!(heaps);
+        if heaps > 0 {
+            out.text.push_str(&format!(
+                "Went on from the {heaps} values saved in the checkpoint.\n"
+            ));
+        }
+    }
+    Ok(out)
 }
 
 /// Kayles with heaps 3 4 5, for the tour.
@@ -115,6 +150,7 @@ pub fn tour_example() -> Result<Output, CommandError> {
         values: false,
         misere: false,
         method: OctalMethodArg::Auto,
+        checkpoint: None,
     };
     run(&args, Budget::default(), true)
 }

@@ -957,6 +957,25 @@ mod tests {
         );
     }
 
+    /// ../shared/reference/solved_games.md: the second player wins in 78 plies (Tanaka, 2009).
+    #[test]
+    #[ignore = "solves 1.57 billion indices: about 15 minutes and 10 GB on two cores"]
+    fn the_second_player_wins_in_78() {
+        use crate::engine::{Options, solve, table_index};
+        use crate::player::Outcome;
+        let game = Dobutsu::standard();
+        let options = Options {
+            memory_limit: 12 << 30,
+            ..Options::default()
+        };
+        let solution = solve(&game, &options, &|_| {}).unwrap();
+        let start = solution.record(table_index(&game, &game.start())).unwrap();
+        assert_eq!(
+            (start.outcome(), start.remoteness()),
+            (Some(Outcome::Loss), Some(78))
+        );
+    }
+
     fn any_position(game: &Dobutsu) -> impl Strategy<Value = Animals> + '_ {
         (0..game.index_count(), any::<bool>(), any::<bool>()).prop_map(|(index, turn, mirror)| {
             let mut animals = game.position(index).unwrap();

@@ -109,6 +109,8 @@ pub trait GrundyMethod {
             }
         }
     }
+    /// Take `values` (heaps `0..values.len()`, from a checkpoint) as computed, at the start.
+    fn resume(&mut self, values: &[u16]);
     /// Whether some value reached 65535, past what two bytes a value hold: the values from
     /// there on are not to be trusted.
     fn overflowed(&self) -> bool {
@@ -232,6 +234,12 @@ impl Naive {
 impl GrundyMethod for Naive {
     fn values(&self) -> &[u16] {
         &self.heaps.values
+    }
+
+    fn resume(&mut self, values: &[u16]) {
+        for &v in values {
+            self.heaps.push(v);
+        }
     }
 
     fn step(&mut self) {
@@ -408,6 +416,13 @@ impl RareCommon {
 impl GrundyMethod for RareCommon {
     fn values(&self) -> &[u16] {
         &self.heaps.values
+    }
+
+    /// The rare list, the counts and the mask as if each heap had been computed here.
+    fn resume(&mut self, values: &[u16]) {
+        for (n, &v) in values.iter().enumerate() {
+            self.record(n, v);
+        }
     }
 
     /// On two cores, with the rare loop's far part on a second thread (see `pipeline`).

@@ -13,10 +13,12 @@
 //! assert_eq!(seq.value(76), Some(1));
 //! ```
 
+pub mod checkpoint;
 pub mod code;
 pub mod grundy;
 pub mod periodicity;
 
+pub use checkpoint::GrundyCheckpoint;
 pub use code::{CodeError, OctalCode, Parts};
 
 use crate::game::{Ending, Game, Transition};
@@ -66,6 +68,24 @@ pub enum OctalError {
     /// A Grundy value past the two bytes a value is stored in.
     #[error("a Grundy value reached 65535 below heap {0}, past the two bytes a value is stored in")]
     ValuesTooLarge(usize),
+    /// A checkpoint file that cannot be used.
+    #[error("{path}: {why}")]
+    Checkpoint {
+        /// The file.
+        path: String,
+        /// What is wrong.
+        why: String,
+    },
+    /// The computation was asked to stop; the values so far are saved.
+    #[error(
+        "stopped at heap {heaps}: the values so far are saved in {path}; the same command goes on from there"
+    )]
+    Stopped {
+        /// Heaps whose values are saved.
+        heaps: usize,
+        /// The checkpoint file.
+        path: String,
+    },
     /// Misère search past its limit.
     #[error(
         "misère play of these heaps needs more than {0} positions of exact search; try smaller heaps"
@@ -167,6 +187,26 @@ impl GrundySequence {
         options: &Options,
         on_progress: &dyn Fn(u64, u64),
     ) -> Result<GrundySequence, OctalError> {
+        let never = std::sync::atomic::AtomicBool::new(false);
+        GrundySequence::compute_resumable(code, options, None, &never, on_progress)
+    }
+
+    /// [`GrundySequence::compute`] from the values a checkpoint holds (those past `upto`
+    /// aside), saving them there every [`GrundyCheckpoint::interval`] and at the end. When
+    /// `stop` is set (by a Ctrl-C handler, say) the values so far are saved and the run ends
+    /// with [`OctalError::Stopped`]; the same call then goes on from them, and the values
+    /// come out as an uninterrupted run's.
+    ///
+    /// # Errors
+    /// As [`GrundySequence::compute`]; [`OctalError::Checkpoint`] when the checkpoint cannot
+    /// be written; [`OctalError::Stopped`] when stopped.
+    pub fn compute_resumable(
+        code: &OctalCode,
+        options: &Options,
+        checkpoint: Option<&mut GrundyCheckpoint>,
+        stop: &std::sync::atomic::AtomicBool,
+        on_progress: &dyn Fn(u64, u64),
+    ) -> Result<GrundySequence, OctalError> {
         if options.upto > MAX_UPTO {
             return Err(OctalError::UptoTooLarge(options.upto));
         }
@@ -179,10 +219,17 @@ impl GrundySequence {
                 largest: largest_upto(code),
             });
         }
+        let run = Run {
+            code,
+            options,
+            checkpoint,
+            stop,
+            on_progress,
+        };
         let (values, period) = match options.method {
-            Method::Naive => run(Naive::new(code), code, options, on_progress),
-            Method::Auto => run(RareCommon::adaptive(code), code, options, on_progress),
-            Method::RareCommon => run(RareCommon::new(code), code, options, on_progress),
+            Method::Naive => run.go(Naive::new(code)),
+            Method::Auto => run.go(RareCommon::adaptive(code)),
+            Method::RareCommon => run.go(RareCommon::new(code)),
         }?;
         Ok(GrundySequence {
             code: code.clone(),
@@ -220,35 +267,89 @@ impl GrundySequence {
     }
 }
 
-fn run<M: GrundyMethod>(
-    mut method: M,
-    code: &OctalCode,
-    options: &Options,
-    on_progress: &dyn Fn(u64, u64),
-) -> Result<(Vec<u16>, Option<Period>), OctalError> {
-    let mut tracker = periodicity::PeriodTracker::new(code.largest_removal(), code.most_parts());
-    let mut period = None;
-    let tracking = !code.restricts_parts();
-    let upto = usize::try_from(options.upto).unwrap_or(usize::MAX);
-    method.extend(upto, &mut |values| {
-        let n = values.len() - 1;
-        if tracking && period.is_none() {
-            period = tracker.push(values);
-            if period.is_some() && !options.full {
-                return false;
+/// One computation's settings, for each method alike.
+struct Run<'a> {
+    code: &'a OctalCode,
+    options: &'a Options,
+    checkpoint: Option<&'a mut GrundyCheckpoint>,
+    stop: &'a std::sync::atomic::AtomicBool,
+    on_progress: &'a dyn Fn(u64, u64),
+}
+
+impl Run<'_> {
+    fn go<M: GrundyMethod>(
+        mut self,
+        mut method: M,
+    ) -> Result<(Vec<u16>, Option<Period>), OctalError> {
+        use std::sync::atomic::Ordering;
+        let (code, options) = (self.code, self.options);
+        let mut tracker =
+            periodicity::PeriodTracker::new(code.largest_removal(), code.most_parts());
+        let mut period = None;
+        let tracking = !code.restricts_parts();
+        let upto = usize::try_from(options.upto).unwrap_or(usize::MAX);
+        let mut saved = self
+            .checkpoint
+            .as_mut()
+            .map(|c| std::mem::take(&mut c.values))
+            .unwrap_or_default();
+        saved.truncate(upto.saturating_add(1));
+        // The saved values, taken as computed, and the period search over them again.
+        method.resume(&saved);
+        if tracking {
+            for n in 0..saved.len() {
+                period = tracker.push(&saved[..=n]);
+                if period.is_some() {
+                    break;
+                }
             }
         }
-        if n % 4096 == 0 {
-            on_progress(n as u64, options.upto);
+        let mut failure = None;
+        let mut stopped = false;
+        if period.is_none() || options.full {
+            method.extend(upto, &mut |values| {
+                let n = values.len() - 1;
+                if tracking && period.is_none() {
+                    period = tracker.push(values);
+                    if period.is_some() && !options.full {
+                        return false;
+                    }
+                }
+                if n % 4096 == 0 {
+                    (self.on_progress)(n as u64, options.upto);
+                    if self.stop.load(Ordering::Relaxed) {
+                        stopped = true;
+                        return false;
+                    }
+                    if let Some(checkpoint) = self.checkpoint.as_mut().filter(|c| c.due())
+                        && let Err(e) = checkpoint.save(values)
+                    {
+                        failure = Some(e);
+                        return false;
+                    }
+                }
+                true
+            });
         }
-        true
-    });
-    on_progress(options.upto, options.upto);
-    if method.overflowed() {
-        return Err(OctalError::ValuesTooLarge(method.values().len()));
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        if method.overflowed() {
+            return Err(OctalError::ValuesTooLarge(method.values().len()));
+        }
+        if let Some(checkpoint) = self.checkpoint.as_mut() {
+            checkpoint.save(method.values())?;
+            if stopped {
+                return Err(OctalError::Stopped {
+                    heaps: method.values().len(),
+                    path: checkpoint.path().display().to_string(),
+                });
+            }
+        }
+        (self.on_progress)(options.upto, options.upto);
+        let values = method.values().to_vec();
+        Ok((values, period))
     }
-    let values = method.values().to_vec();
-    Ok((values, period))
 }
 
 /// A move in a sum of heaps: from heap `heap` (0-based) take `take` tokens, leaving `leaves`

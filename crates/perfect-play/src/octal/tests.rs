@@ -747,3 +747,110 @@ fn grundys_game_to_2_21_matches_the_published_table() {
     assert_eq!(rare.len(), 1274);
     assert_eq!(rare.last(), Some(&82_860));
 }
+
+/// A file name of this test run's own.
+fn scratch(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("perfect-play-octal-{}-{name}", std::process::id()))
+}
+
+#[test]
+fn a_stopped_computation_goes_on_from_its_checkpoint_to_the_same_values() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    // Officers (0.6) has no known period: every heap is computed.
+    let code: OctalCode = "0.6".parse().unwrap();
+    for method in [Method::Auto, Method::Naive, Method::RareCommon] {
+        let options = Options {
+            upto: 60_000,
+            full: true,
+            method,
+        };
+        let whole = GrundySequence::compute(&code, &options, &|_, _| {}).unwrap();
+        let path = scratch(&format!("officers-{method:?}"));
+        let _ = std::fs::remove_file(&path);
+        for stop_at in [4096u64, 20_480, 40_960] {
+            let mut checkpoint = GrundyCheckpoint::open(&path, &code).unwrap();
+            let stop = AtomicBool::new(false);
+            let stopped = GrundySequence::compute_resumable(
+                &code,
+                &options,
+                Some(&mut checkpoint),
+                &stop,
+                &|done, _| stop.store(done >= stop_at, Ordering::Relaxed),
+            );
+            assert!(
+                matches!(stopped, Err(OctalError::Stopped { heaps, .. }) if heaps as u64 == stop_at + 1),
+                "{stopped:?}"
+            );
+        }
+        let mut checkpoint = GrundyCheckpoint::open(&path, &code).unwrap();
+        assert_eq!(checkpoint.values.len(), 40_961);
+        assert_eq!(checkpoint.values[..], whole.values[..40_961]);
+        let never = AtomicBool::new(false);
+        let resumed = GrundySequence::compute_resumable(
+            &code,
+            &options,
+            Some(&mut checkpoint),
+            &never,
+            &|_, _| {},
+        )
+        .unwrap();
+        assert_eq!(resumed, whole, "{method:?}");
+        std::fs::remove_file(&path).unwrap();
+    }
+    // A period proven from saved values is proven again: Kayles stops where it did.
+    let kayles: OctalCode = "0.77".parse().unwrap();
+    let options = Options::default();
+    let whole = GrundySequence::compute(&kayles, &options, &|_, _| {}).unwrap();
+    let path = scratch("kayles");
+    let mut checkpoint = GrundyCheckpoint::open(&path, &kayles).unwrap();
+    let never = AtomicBool::new(false);
+    let first = GrundySequence::compute_resumable(
+        &kayles,
+        &options,
+        Some(&mut checkpoint),
+        &never,
+        &|_, _| {},
+    )
+    .unwrap();
+    let mut checkpoint = GrundyCheckpoint::open(&path, &kayles).unwrap();
+    let again = GrundySequence::compute_resumable(
+        &kayles,
+        &options,
+        Some(&mut checkpoint),
+        &never,
+        &|_, _| {},
+    )
+    .unwrap();
+    assert_eq!((&first, &again), (&whole, &whole));
+    std::fs::remove_file(&path).unwrap();
+}
+
+#[test]
+fn a_checkpoint_of_another_code_or_damaged_is_refused_and_left_alone() {
+    let code: OctalCode = "0.6".parse().unwrap();
+    let path = scratch("foreign");
+    std::fs::write(&path, b"precious").unwrap();
+    let err = GrundyCheckpoint::open(&path, &code).unwrap_err();
+    assert!(err.to_string().contains("not a checkpoint"), "{err}");
+    assert_eq!(std::fs::read(&path).unwrap(), b"precious");
+    let mut checkpoint = GrundyCheckpoint::open(&scratch("absent"), &code).unwrap();
+    assert!(checkpoint.values.is_empty());
+    let mut other =
+        GrundyCheckpoint::open(&path.with_extension("kayles"), &"0.77".parse().unwrap()).unwrap();
+    other.save(&[0, 1, 2]).unwrap();
+    let err = GrundyCheckpoint::open(&path.with_extension("kayles"), &code).unwrap_err();
+    assert!(err.to_string().contains("not a checkpoint"), "{err}");
+    checkpoint = GrundyCheckpoint::open(&path.with_extension("officers"), &code).unwrap();
+    checkpoint.save(&[0, 0, 1, 1, 2]).unwrap();
+    let bytes = std::fs::read(path.with_extension("officers")).unwrap();
+    std::fs::write(path.with_extension("officers"), &bytes[..bytes.len() - 2]).unwrap();
+    let err = GrundyCheckpoint::open(&path.with_extension("officers"), &code).unwrap_err();
+    assert!(err.to_string().contains("damaged"), "{err}");
+    for file in [
+        path.clone(),
+        path.with_extension("kayles"),
+        path.with_extension("officers"),
+    ] {
+        std::fs::remove_file(file).unwrap();
+    }
+}
