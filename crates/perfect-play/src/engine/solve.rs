@@ -398,8 +398,9 @@ where
 }
 
 /// [`solve`], starting from the tiers a checkpoint holds and adding each tier to it as it
-/// finishes, so that an interrupted solve goes on where it stopped. The records are the same
-/// as those of an uninterrupted solve.
+/// finishes (and a tier solved by retrograde analysis at the end of a level every
+/// [`Checkpoint::level_interval`]), so that an interrupted solve goes on where it stopped. The
+/// records are the same as those of an uninterrupted solve.
 ///
 /// # Errors
 /// As [`solve`], and [`EngineError::Database`] when the checkpoint cannot be written or
