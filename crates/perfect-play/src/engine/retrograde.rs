@@ -154,6 +154,23 @@ fn inconsistent_unmoves(parent: usize, child: usize) -> EngineError {
     }
 }
 
+/// The side-table entry of an open position with `inside` moves open in the tier and the
+/// others' results `known`; `None` past what the entry holds.
+fn pending_entry(inside: usize, known: &Known) -> Option<u32> {
+    let inside = u32::try_from(inside).ok().filter(|&n| n <= COUNT_MASK)?;
+    let too_far = |r: Option<u32>| r.is_some_and(|r| r + 1 > FIELD_MAX);
+    if too_far(known.nearest_win) || too_far(known.farthest_loss) {
+        return None;
+    }
+    let win = known.nearest_win.map_or(NONE, |w| w + 1);
+    let loss = if known.nearest_tie.is_some() || known.draw {
+        NONE
+    } else {
+        known.farthest_loss.map_or(0, |l| l + 1)
+    };
+    Some(inside | win << COUNT_BITS | loss << (COUNT_BITS + FIELD_BITS))
+}
+
 /// What the scan found for one position.
 enum Scanned {
     /// A hole.
@@ -393,20 +410,7 @@ impl<G: IndexedGame + Sync> Passes<'_, G> {
             inside.sort_unstable();
             inside.dedup();
         }
-        let count = u32::try_from(inside.len()).unwrap_or(u32::MAX);
-        let too_far = |r: Option<u32>| r.is_some_and(|r| r + 1 > FIELD_MAX);
-        if count > COUNT_MASK || too_far(known.nearest_win) || too_far(known.farthest_loss) {
-            return Ok(None);
-        }
-        let win = known.nearest_win.map_or(NONE, |w| w + 1);
-        let loss = if known.nearest_tie.is_some() || known.draw {
-            NONE
-        } else {
-            known.farthest_loss.map_or(0, |l| l + 1)
-        };
-        Ok(Some(
-            count | win << COUNT_BITS | loss << (COUNT_BITS + FIELD_BITS),
-        ))
+        Ok(pending_entry(inside.len(), &known))
     }
 
     /// Play every move of position `index` once; `ties` is set when a tie is in reach.
@@ -449,8 +453,7 @@ impl<G: IndexedGame + Sync> Passes<'_, G> {
             inside.sort_unstable();
             inside.dedup();
         }
-        let inside = u32::try_from(inside.len()).unwrap_or(u32::MAX);
-        if inside == 0 {
+        if inside.is_empty() {
             // Every move's result is known: decided now, as a pass would.
             let record = match (
                 known.nearest_win,
@@ -465,19 +468,7 @@ impl<G: IndexedGame + Sync> Passes<'_, G> {
             };
             return record.map(Scanned::Decided).ok_or(EngineError::TooDeep);
         }
-        let too_far = |r: Option<u32>| r.is_some_and(|r| r + 1 > FIELD_MAX);
-        if inside > COUNT_MASK || too_far(known.nearest_win) || too_far(known.farthest_loss) {
-            return Ok(Scanned::Unfit);
-        }
-        let win = known.nearest_win.map_or(NONE, |w| w + 1);
-        let loss = if known.nearest_tie.is_some() || known.draw {
-            NONE
-        } else {
-            known.farthest_loss.map_or(0, |l| l + 1)
-        };
-        Ok(Scanned::Pending(
-            inside | win << COUNT_BITS | loss << (COUNT_BITS + FIELD_BITS),
-        ))
+        Ok(pending_entry(inside.len(), &known).map_or(Scanned::Unfit, Scanned::Pending))
     }
 
     /// The open positions whose nearest known win is `level` win there.
