@@ -31,6 +31,7 @@ pub mod value;
 pub mod baseline;
 pub mod big;
 pub mod can_i_win;
+mod durable;
 pub mod engine;
 pub mod impartial;
 pub mod nim;

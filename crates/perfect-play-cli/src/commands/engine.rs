@@ -594,7 +594,7 @@ impl Adapter for Dobutsu {
         let mut hands = [[0u8; 3]; 2];
         for c in hand.chars().filter(|&c| c != '-') {
             let slot = Kind::from_letter(c)
-                .and_then(|k| Kind::IN_HAND.iter().position(|&h| h == k))
+                .and_then(Kind::hand_slot)
                 .ok_or_else(|| {
                     format!("{c:?} cannot be held: a hand holds E, G and C (capitals for the first player)")
                 })?;

@@ -35,6 +35,7 @@
 //! last one, so a kill leaves the previous level whole; a finished tier removes it.
 
 use super::{EngineError, Record};
+use crate::durable;
 use serde::{Deserialize, Serialize};
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
@@ -127,16 +128,8 @@ pub fn write(path: &Path, header: &Header, records: &[Record]) -> Result<u64, En
     }
     let crc = crc32fast::hash(&out);
     out.extend_from_slice(&crc.to_le_bytes());
-    let temporary = temporary_path(path);
-    std::fs::write(&temporary, &out).map_err(fail)?;
-    std::fs::rename(&temporary, path).map_err(fail)?;
+    durable::replace(path, &out).map_err(fail)?;
     Ok(out.len() as u64)
-}
-
-fn temporary_path(path: &Path) -> PathBuf {
-    let mut name = path.as_os_str().to_owned();
-    name.push(".tmp");
-    PathBuf::from(name)
 }
 
 /// A database opened for queries.
@@ -360,12 +353,7 @@ fn read_level(path: &Path, identity: &str) -> Result<Option<TierInProgress>, Eng
     let Some(head) = rest.get(..33) else {
         return Ok(None);
     };
-    let number = |range: std::ops::Range<usize>| {
-        head[range]
-            .iter()
-            .rev()
-            .fold(0u64, |n, &b| n << 8 | u64::from(b))
-    };
+    let number = |range: std::ops::Range<usize>| durable::little_endian(&head[range]);
     let (tier, level, ties) = (number(0..8), number(8..12) as u32, head[12] == 1);
     let (count, len, crc) = (number(13..21), number(21..29), number(29..33) as u32);
     let Some(data) = usize::try_from(len)
@@ -485,7 +473,7 @@ impl Checkpoint {
     ) -> Result<(), EngineError> {
         let path = level_path(&self.path);
         let fail = |e: std::io::Error| io_error(&path, e);
-        let temporary = temporary_path(&path);
+        let temporary = durable::temporary_path(&path);
         let mut file = BufWriter::new(File::create(&temporary).map_err(fail)?);
         file.write_all(&level_preamble(&self.identity))
             .map_err(fail)?;

@@ -154,6 +154,17 @@ fn inconsistent_unmoves(parent: usize, child: usize) -> EngineError {
     }
 }
 
+/// Keep open position `at` (its place in the tier) with side-table entry `fields`, and mark
+/// it for promotion when it has a known win.
+fn keep_pending(tier: &Tier, at: usize, cell: &AtomicU32, fields: u32, tally: &mut Tally) {
+    let win = fields >> COUNT_BITS & FIELD_MASK;
+    if win != NONE {
+        tally.reach(win);
+        set(&tier.promised, at);
+    }
+    cell.store(fields, Ordering::Relaxed);
+}
+
 /// The side-table entry of an open position with `inside` moves open in the tier and the
 /// others' results `known`; `None` past what the entry holds.
 fn pending_entry(inside: usize, known: &Known) -> Option<u32> {
@@ -185,17 +196,33 @@ enum Scanned {
 
 /// How the retrograde analysis of a tier ended.
 pub(super) enum Outcomes {
-    /// Wins and losses are decided; `ties` says whether a tie is in reach somewhere in the
-    /// tier (the passes must then settle the open positions), `positions` counts the tier's
-    /// positions, `levels` the levels run.
-    Done {
-        positions: u64,
-        ties: bool,
-        levels: u32,
-    },
+    /// Wins and losses are decided; `levels` counts the levels run.
+    Done { scan: TierScan, levels: u32 },
     /// The tier does not fit the side table (a position with more than 255 moves inside the
     /// tier, or a remoteness past 4094): it was left open for the passes.
     Unfit,
+}
+
+/// What the scan (or the rescan of a restored tier) found.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct TierScan {
+    /// The tier's positions.
+    pub(super) positions: u64,
+    /// Whether a tie is in reach somewhere in the tier: the passes must then settle the
+    /// positions left open.
+    pub(super) ties: bool,
+    /// Positions already decided in the restored records (0 for a scan).
+    pub(super) restored: u64,
+}
+
+impl TierScan {
+    fn add(self, other: TierScan) -> TierScan {
+        TierScan {
+            positions: self.positions + other.positions,
+            ties: self.ties || other.ties,
+            restored: self.restored + other.restored,
+        }
+    }
 }
 
 /// Where the retrograde analysis of a tier goes on from: the tier's records as they were once
@@ -221,7 +248,7 @@ impl<G: IndexedGame + Sync> Passes<'_, G> {
             None => self.scan(&tier)?,
             Some(resume) => self.rescan(&tier, resume)?,
         };
-        let Some((positions, ties)) = scanned else {
+        let Some(scan) = scanned else {
             for cell in &self.table[tier.start..tier.start + tier.pending.len()] {
                 cell.store(Record::OPEN.bits(), Ordering::Relaxed);
             }
@@ -231,12 +258,11 @@ impl<G: IndexedGame + Sync> Passes<'_, G> {
         while level <= tier.deepest.load(Ordering::Relaxed) {
             self.promote_wins(&tier, level);
             self.visit_parents(&tier, level)?;
-            on_level(level, ties)?;
+            on_level(level, scan.ties)?;
             level += 1;
         }
         Ok(Outcomes::Done {
-            positions,
-            ties,
+            scan,
             levels: level,
         })
     }
@@ -268,25 +294,27 @@ impl<G: IndexedGame + Sync> Passes<'_, G> {
         tier.deepest.fetch_max(tally.deepest, Ordering::Relaxed);
     }
 
-    /// Step 1: every position's moves once. Returns the positions and whether a tie is in
-    /// reach, or `None` when some position does not fit the side table.
-    fn scan(&self, tier: &Tier) -> Result<Option<(u64, bool)>, EngineError> {
+    /// Step 1: every position's moves once. `None` when some position does not fit the
+    /// side table.
+    fn scan(&self, tier: &Tier) -> Result<Option<TierScan>, EngineError> {
         let (start, range) = (tier.start, &tier.range);
-        let chunks: Vec<Option<(u64, bool)>> = tier
+        let chunks: Vec<Option<TierScan>> = tier
             .pending
             .par_chunks(CHUNK)
             .enumerate()
             .map_init(Default::default, |(transitions, inside), (chunk, cells)| {
-                let (mut positions, mut ties) = (0u64, false);
+                let mut found = TierScan::default();
                 let mut tally = Tally::default();
                 for (offset, cell) in cells.iter().enumerate() {
                     let index = start + chunk * CHUNK + offset;
-                    match self.scan_position(index, range, transitions, inside, &mut ties)? {
+                    let scanned =
+                        self.scan_position(index, range, transitions, inside, &mut found.ties)?;
+                    match scanned {
                         Scanned::Hole => {
                             self.table[index].store(Record::HOLE.bits(), Ordering::Relaxed);
                         }
                         Scanned::Decided(record) => {
-                            positions += 1;
+                            found.positions += 1;
                             self.table[index].store(record.bits(), Ordering::Relaxed);
                             tally.decide(record);
                             if matches!(record.outcome(), Some(Outcome::Win | Outcome::Loss)) {
@@ -294,50 +322,48 @@ impl<G: IndexedGame + Sync> Passes<'_, G> {
                             }
                         }
                         Scanned::Pending(fields) => {
-                            positions += 1;
-                            let win = fields >> COUNT_BITS & FIELD_MASK;
-                            if win != NONE {
-                                tally.reach(win);
-                                set(&tier.promised, index - start);
-                            }
-                            cell.store(fields, Ordering::Relaxed);
+                            found.positions += 1;
+                            keep_pending(tier, index - start, cell, fields, &mut tally);
                         }
                         Scanned::Unfit => return Ok(None),
                     }
                 }
                 self.flush(&tally, tier);
-                Ok(Some((positions, ties)))
+                Ok(Some(found))
             })
             .collect::<Result<_, EngineError>>()?;
-        Ok(chunks.into_iter().try_fold((0, false), |(p, t), chunk| {
-            chunk.map(|(q, u)| (p + q, t || u))
-        }))
+        Ok(chunks
+            .into_iter()
+            .try_fold(TierScan::default(), |sum, chunk| chunk.map(|c| sum.add(c))))
     }
 
     /// Step 1 again for a tier restored once level `resume.level` was done: the positions
     /// decided further from the end are still to visit; an open position counts as open
     /// the moves to positions of the tier not decided by then (its count before the next
-    /// level), and takes the results of the others as known. Returns what
-    /// [`Passes::scan`] does, the tie in reach as saved.
-    fn rescan(&self, tier: &Tier, resume: Resume) -> Result<Option<(u64, bool)>, EngineError> {
+    /// level), and takes the results of the others as known. The tie in reach is the one
+    /// saved.
+    fn rescan(&self, tier: &Tier, resume: Resume) -> Result<Option<TierScan>, EngineError> {
         let (start, range, done) = (tier.start, &tier.range, resume.level);
-        let chunks: Vec<Option<u64>> = tier
+        let buffers = || -> (Vec<Transition<G::Position>>, Vec<u64>) { Default::default() };
+        let chunks: Vec<Option<TierScan>> = tier
             .pending
             .par_chunks(CHUNK)
             .enumerate()
-            .map_init(Default::default, |(transitions, inside), (chunk, cells)| {
-                let mut positions = 0u64;
+            .map_init(buffers, |(transitions, inside), (chunk, cells)| {
+                let mut found = TierScan {
+                    ties: resume.ties,
+                    ..TierScan::default()
+                };
                 let mut tally = Tally::default();
-                let mut restored = 0u64;
                 for (offset, cell) in cells.iter().enumerate() {
                     let index = start + chunk * CHUNK + offset;
                     let record = self.load(index);
                     if record.is_hole() {
                         continue;
                     }
-                    positions += 1;
+                    found.positions += 1;
                     if record != Record::OPEN {
-                        restored += 1;
+                        found.restored += 1;
                         let r = record.remoteness().unwrap_or(0);
                         if matches!(record.outcome(), Some(Outcome::Win | Outcome::Loss))
                             && r > done
@@ -347,55 +373,52 @@ impl<G: IndexedGame + Sync> Passes<'_, G> {
                         }
                         continue;
                     }
-                    let Some(fields) =
-                        self.rescan_position(index, done, range, transitions, inside)?
-                    else {
+                    let position = self.position(index).ok_or(EngineError::BadIndex {
+                        from: index as u64,
+                        to: index as u64,
+                        why: "open in the saved level but no position: a checkpoint of another game",
+                    })?;
+                    transitions.clear();
+                    self.game.transitions(&position, transitions);
+                    let known = self.sort_moves(index, range, Some(done), transitions, inside)?;
+                    let Some(fields) = pending_entry(inside.len(), &known) else {
                         return Ok(None);
                     };
-                    let win = fields >> COUNT_BITS & FIELD_MASK;
-                    if win != NONE {
-                        tally.reach(win);
-                        set(&tier.promised, index - start);
-                    }
-                    cell.store(fields, Ordering::Relaxed);
+                    keep_pending(tier, index - start, cell, fields, &mut tally);
                 }
-                self.decided.fetch_add(restored, Ordering::Relaxed);
+                self.decided.fetch_add(found.restored, Ordering::Relaxed);
                 self.flush(&tally, tier);
-                Ok(Some(positions))
+                Ok(Some(found))
             })
             .collect::<Result<_, EngineError>>()?;
         Ok(chunks
             .into_iter()
-            .sum::<Option<u64>>()
-            .map(|positions| (positions, resume.ties)))
+            .try_fold(TierScan::default(), |sum, chunk| chunk.map(|c| sum.add(c))))
     }
 
-    /// The side-table entry of open position `index` once level `done` was done (see
-    /// [`Passes::rescan`]); `None` past what it holds.
-    fn rescan_position(
+    /// Sort the moves of position `index` (its `transitions`): those to positions of the
+    /// tier still open go to `inside` (each class once, with symmetries: its parents are
+    /// visited once), the results of the others are returned. With `visited`, a move to a
+    /// position of the tier decided and visited by that level counts as known.
+    fn sort_moves(
         &self,
         index: usize,
-        done: u32,
         range: &Range<u64>,
-        transitions: &mut Vec<Transition<G::Position>>,
+        visited: Option<u32>,
+        transitions: &[Transition<G::Position>],
         inside: &mut Vec<u64>,
-    ) -> Result<Option<u32>, EngineError> {
-        let position = self.position(index).ok_or(EngineError::BadIndex {
-            from: index as u64,
-            to: index as u64,
-            why: "open in the saved level but no position: a checkpoint of another game",
-        })?;
-        transitions.clear();
-        self.game.transitions(&position, transitions);
+    ) -> Result<Known, EngineError> {
         let mut known = Known::default();
         inside.clear();
-        for transition in transitions.iter() {
+        for transition in transitions {
             let seen = match self.child(index, transition)? {
                 Child::Ended(record) => record,
                 Child::At(to, child) if range.contains(&to) => {
-                    let visited = matches!(child.outcome(), Some(Outcome::Win | Outcome::Loss))
-                        && child.remoteness().is_some_and(|r| r <= done);
-                    if !visited {
+                    let decided = matches!(child.outcome(), Some(Outcome::Win | Outcome::Loss))
+                        && child
+                            .remoteness()
+                            .is_some_and(|r| visited.is_some_and(|done| r <= done));
+                    if !decided {
                         inside.push(to);
                         continue;
                     }
@@ -410,7 +433,7 @@ impl<G: IndexedGame + Sync> Passes<'_, G> {
             inside.sort_unstable();
             inside.dedup();
         }
-        Ok(pending_entry(inside.len(), &known))
+        Ok(known)
     }
 
     /// Play every move of position `index` once; `ties` is set when a tie is in reach.
@@ -433,26 +456,8 @@ impl<G: IndexedGame + Sync> Passes<'_, G> {
             *ties |= record.outcome() == Some(Outcome::Tie);
             return Ok(Scanned::Decided(record));
         }
-        let mut known = Known::default();
-        inside.clear();
-        for transition in transitions.iter() {
-            let seen = match self.child(index, transition)? {
-                Child::Ended(record) => record,
-                Child::At(to, _) if range.contains(&to) => {
-                    inside.push(to);
-                    continue;
-                }
-                Child::At(to, child) if !child.is_final() => return Err(earlier_tier(index, to)),
-                Child::At(_, child) => for_mover(child),
-            };
-            known.add(seen);
-        }
+        let known = self.sort_moves(index, range, None, transitions, inside)?;
         *ties |= known.nearest_tie.is_some();
-        if self.symmetric {
-            // A class reached by two moves is one child: its parents are visited once.
-            inside.sort_unstable();
-            inside.dedup();
-        }
         if inside.is_empty() {
             // Every move's result is known: decided now, as a pass would.
             let record = match (

@@ -499,6 +499,31 @@ impl PassResult {
     }
 }
 
+/// Put a checkpoint's records of a tier (`what`, for the error) back in its cells.
+fn restore(cells: &[AtomicU16], records: &[Record], what: &str) -> Result<(), EngineError> {
+    if records.len() != cells.len() {
+        return Err(EngineError::Database {
+            path: String::from("the checkpoint"),
+            why: format!(
+                "{what} has {} records there and {} in this game: a checkpoint of another game",
+                records.len(),
+                cells.len()
+            ),
+        });
+    }
+    for (cell, record) in cells.iter().zip(records) {
+        cell.store(record.bits(), Ordering::Relaxed);
+    }
+    Ok(())
+}
+
+/// The records of a tier's cells as they stand, for a checkpoint.
+fn snapshot(cells: &[AtomicU16]) -> impl Iterator<Item = Record> + '_ {
+    cells
+        .iter()
+        .map(|c| Record::from_bits(c.load(Ordering::Relaxed)))
+}
+
 impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
     fn new(game: &'a G, count: u64, options: &Options) -> Passes<'a, G> {
         Passes {
@@ -563,19 +588,7 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
             let cells = &self.table[start..range.end as usize];
             if let Some(at) = restored.iter().position(|(t, _)| *t == tier) {
                 let (_, records) = restored.swap_remove(at);
-                if records.len() != cells.len() {
-                    return Err(EngineError::Database {
-                        path: String::from("the checkpoint"),
-                        why: format!(
-                            "tier {tier} has {} records there and {} in this game: a checkpoint of another game",
-                            records.len(),
-                            cells.len()
-                        ),
-                    });
-                }
-                for (cell, record) in cells.iter().zip(&records) {
-                    cell.store(record.bits(), Ordering::Relaxed);
-                }
+                restore(cells, &records, &format!("tier {tier}"))?;
                 let here = records.iter().filter(|r| !r.is_hole()).count() as u64;
                 self.positions += here;
                 already_solved += here;
@@ -590,20 +603,7 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
                 // A tier saved part-way goes on from its last saved level.
                 let mut resume = None;
                 if let Some(saved) = in_progress.take_if(|saved| saved.tier == tier) {
-                    if saved.records.len() != cells.len() {
-                        return Err(EngineError::Database {
-                            path: String::from("the checkpoint"),
-                            why: format!(
-                                "the tier in progress has {} records there and {} in this game: a checkpoint of another game",
-                                saved.records.len(),
-                                cells.len()
-                            ),
-                        });
-                    }
-                    for (cell, record) in cells.iter().zip(&saved.records) {
-                        cell.store(record.bits(), Ordering::Relaxed);
-                    }
-                    already_solved += saved.records.iter().filter(|r| r.is_final()).count() as u64;
+                    restore(cells, &saved.records, "the tier in progress")?;
                     resumed = true;
                     resume = Some(Resume {
                         level: saved.level,
@@ -612,10 +612,7 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
                 }
                 let mut on_level = |level: u32, ties: bool| -> Result<(), EngineError> {
                     if let Some(checkpoint) = checkpoint.as_mut().filter(|c| c.level_due()) {
-                        let records = cells
-                            .iter()
-                            .map(|c| Record::from_bits(c.load(Ordering::Relaxed)));
-                        checkpoint.save_level(tier, level, ties, records)?;
+                        checkpoint.save_level(tier, level, ties, snapshot(cells))?;
                     }
                     on_pass(&Progress {
                         tier,
@@ -627,16 +624,14 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
                     });
                     Ok(())
                 };
-                if let Outcomes::Done {
-                    positions,
-                    ties,
-                    levels,
-                } = self.retrograde(range, resume, &mut on_level)?
+                if let Outcomes::Done { scan, levels } =
+                    self.retrograde(range, resume, &mut on_level)?
                 {
-                    self.positions += positions;
+                    self.positions += scan.positions;
+                    already_solved += scan.restored;
                     passes += levels;
                     settled = true;
-                    rounds_needed = ties;
+                    rounds_needed = scan.ties;
                 }
             }
             if !settled {
@@ -675,10 +670,7 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
             });
             indices_solved += range.end - range.start;
             if let Some(checkpoint) = checkpoint.as_mut() {
-                let records = cells
-                    .iter()
-                    .map(|c| Record::from_bits(c.load(Ordering::Relaxed)));
-                checkpoint.save(tier, records)?;
+                checkpoint.save(tier, snapshot(cells))?;
             }
         }
         let records = self

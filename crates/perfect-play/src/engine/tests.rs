@@ -762,13 +762,7 @@ fn an_interrupted_solve_resumes_to_the_same_records() {
     let whole = solve(&game, &Options::default(), &no_progress).unwrap();
     let path = scratch("c4.checkpoint");
     let mut checkpoint = Checkpoint::open(&path, "connect-four 4x3").unwrap();
-    let first = solve_resumable(
-        &game,
-        &Options::default(),
-        Some(&mut checkpoint),
-        &no_progress,
-    )
-    .unwrap();
+    let first = resume(&game, &mut checkpoint);
     drop(checkpoint);
     assert_eq!(first.records(), whole.records());
     assert!(!first.resumed);
@@ -784,13 +778,7 @@ fn an_interrupted_solve_resumes_to_the_same_records() {
         restored > 0 && (restored as u64) < game.tier_count(),
         "{restored} tiers"
     );
-    let resumed = solve_resumable(
-        &game,
-        &Options::default(),
-        Some(&mut checkpoint),
-        &no_progress,
-    )
-    .unwrap();
+    let resumed = resume(&game, &mut checkpoint);
     assert!(resumed.resumed);
     assert!(resumed.already_solved > 0 && resumed.already_solved < whole.positions);
     assert_eq!(resumed.records(), whole.records());
@@ -817,6 +805,11 @@ fn an_interrupted_solve_resumes_to_the_same_records() {
     same_name.remove().unwrap();
 }
 
+/// Solve `game` through `checkpoint`, going on from what it holds.
+fn resume<G: IndexedGame + Sync>(game: &G, checkpoint: &mut Checkpoint) -> Solution {
+    solve_resumable(game, &Options::default(), Some(checkpoint), &no_progress).unwrap()
+}
+
 /// Solve `game` through a checkpoint at `path` saving every level, stopped (as a kill would)
 /// right after level `stop` of its first retrograde tier is saved.
 fn solve_killed_after_level<G: IndexedGame + Sync>(game: &G, path: &std::path::Path, stop: u32) {
@@ -839,18 +832,11 @@ fn a_solve_killed_inside_a_tier_resumes_from_its_last_level() {
     let whole = solve(&game, &Options::default(), &no_progress).unwrap();
     for stop in [0, 1, 4, 9, 20] {
         let path = scratch(&format!("dobutsu-{stop}.checkpoint"));
-        let _ = std::fs::remove_file(&path);
         solve_killed_after_level(&game, &path, stop);
         let mut checkpoint = Checkpoint::open(&path, "killed").unwrap();
         let saved = checkpoint.in_progress.as_ref().expect("a saved level");
         assert_eq!((saved.tier, saved.level), (0, stop));
-        let resumed = solve_resumable(
-            &game,
-            &Options::default(),
-            Some(&mut checkpoint),
-            &no_progress,
-        )
-        .unwrap();
+        let resumed = resume(&game, &mut checkpoint);
         assert!(resumed.resumed, "level {stop}");
         assert!(resumed.already_solved > 0 && resumed.already_solved < whole.positions);
         assert_eq!(
@@ -868,17 +854,10 @@ fn a_solve_killed_inside_a_tier_resumes_from_its_last_level() {
     let quixo = crate::games::quixo::Quixo::new(3).unwrap();
     let whole = solve(&quixo, &Options::default(), &no_progress).unwrap();
     let path = scratch("quixo-killed.checkpoint");
-    let _ = std::fs::remove_file(&path);
     solve_killed_after_level(&quixo, &path, 3);
     let mut checkpoint = Checkpoint::open(&path, "killed").unwrap();
     assert!(checkpoint.in_progress.is_some());
-    let resumed = solve_resumable(
-        &quixo,
-        &Options::default(),
-        Some(&mut checkpoint),
-        &no_progress,
-    )
-    .unwrap();
+    let resumed = resume(&quixo, &mut checkpoint);
     assert_eq!(resumed.records(), whole.records());
     checkpoint.remove().unwrap();
 }
@@ -887,7 +866,6 @@ fn a_solve_killed_inside_a_tier_resumes_from_its_last_level() {
 fn a_saved_level_cut_short_is_dropped_and_a_foreign_one_refused() {
     let game = crate::games::dobutsu::Dobutsu::with_kinds(false, false, true);
     let path = scratch("dobutsu-cut.checkpoint");
-    let _ = std::fs::remove_file(&path);
     solve_killed_after_level(&game, &path, 2);
     let level_file = std::path::PathBuf::from(format!("{}.level", path.display()));
     let full = std::fs::read(&level_file).unwrap();

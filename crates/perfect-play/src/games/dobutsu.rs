@@ -77,6 +77,13 @@ impl Kind {
         })
     }
 
+    /// Its place in a hand (the order of [`Kind::IN_HAND`]); `None` for the lion and the hen,
+    /// which are never held.
+    #[must_use]
+    pub fn hand_slot(self) -> Option<usize> {
+        Kind::IN_HAND.iter().position(|&k| k == self)
+    }
+
     fn code(self) -> u8 {
         match self {
             Kind::Lion => LION,
@@ -170,10 +177,7 @@ impl Animals {
     #[must_use]
     pub fn in_hand(&self, first_player: bool, kind: Kind) -> u8 {
         let side = usize::from(first_player != self.first_to_move);
-        Kind::IN_HAND
-            .iter()
-            .position(|&k| k == kind)
-            .map_or(0, |slot| self.hands[side][slot])
+        kind.hand_slot().map_or(0, |slot| self.hands[side][slot])
     }
 
     /// The same position seen by the other side: the board turned, the owners swapped.
@@ -487,11 +491,8 @@ impl Dobutsu {
         })
     }
 
-    /// The squares of the side to move's pieces that reach the opponent's lion.
-    fn lion_attackers(&self, animals: &Animals) -> u16 {
-        let Some(lion) = animals.square_of(LION | THEIRS) else {
-            return 0;
-        };
+    /// The squares of the side to move's pieces that reach the opponent's lion on `lion`.
+    fn lion_attackers(&self, animals: &Animals, lion: usize) -> u16 {
         let mut attackers = 0;
         // Every piece steps one square: only the lion's neighbours can reach it.
         for square in bits(self.from[usize::from(LION)][lion]) {
@@ -509,16 +510,14 @@ impl Dobutsu {
     /// Whether the position is over: the mover can capture the lion (a win), or the
     /// opponent's lion stands on the mover's back row (a loss).
     fn is_over(&self, animals: &Animals) -> bool {
-        self.lion_attackers(animals) != 0
-            || animals
-                .square_of(LION | THEIRS)
-                .is_some_and(|lion| lion >= 9)
+        let lion = animals.square_of(LION | THEIRS).unwrap_or(0);
+        lion >= 9 || self.lion_attackers(animals, lion) != 0
     }
 
     /// Every move, as the mover sees the board.
     fn each_move(&self, animals: &Animals, mut each: impl FnMut(Relative)) {
-        let attackers = self.lion_attackers(animals);
         let lion = animals.square_of(LION | THEIRS).unwrap_or(0);
+        let attackers = self.lion_attackers(animals, lion);
         if attackers != 0 {
             for from in bits(attackers) {
                 each(Relative::Step(from, lion));
@@ -619,10 +618,7 @@ impl Game for Dobutsu {
         let at = |square| relative(animals.first_to_move, square);
         let mv = match *action {
             Action::Step { from, to } => Relative::Step(at(from), at(to)),
-            Action::Drop { kind, to } => Relative::Drop(
-                Kind::IN_HAND.iter().position(|&k| k == kind).unwrap_or(2),
-                at(to),
-            ),
+            Action::Drop { kind, to } => Relative::Drop(kind.hand_slot().unwrap_or(2), at(to)),
         };
         self.play_relative(animals, mv)
     }

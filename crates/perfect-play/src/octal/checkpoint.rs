@@ -10,7 +10,7 @@
 //! previous save whole.
 
 use super::{OctalCode, OctalError};
-use std::io::Write;
+use crate::durable;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -86,12 +86,7 @@ impl GrundyCheckpoint {
         };
         let rest = &bytes[preamble.len()..];
         let head = rest.get(..20).ok_or_else(damaged)?;
-        let number = |at: usize, len: usize| {
-            head[at..at + len]
-                .iter()
-                .rev()
-                .fold(0u64, |n, &b| n << 8 | u64::from(b))
-        };
+        let number = |at: usize, len: usize| durable::little_endian(&head[at..at + len]);
         let (count, len, crc) = (number(0, 8), number(8, 8), number(16, 4) as u32);
         let data = usize::try_from(len)
             .ok()
@@ -133,13 +128,7 @@ impl GrundyCheckpoint {
         bytes.extend_from_slice(&(data.len() as u64).to_le_bytes());
         bytes.extend_from_slice(&crc32fast::hash(&raw).to_le_bytes());
         bytes.extend_from_slice(&data);
-        let mut temporary = self.path.as_os_str().to_owned();
-        temporary.push(".tmp");
-        let temporary = PathBuf::from(temporary);
-        let mut file = std::fs::File::create(&temporary).map_err(fail)?;
-        file.write_all(&bytes).map_err(fail)?;
-        file.sync_data().map_err(fail)?;
-        std::fs::rename(&temporary, &self.path).map_err(fail)?;
+        durable::replace(&self.path, &bytes).map_err(fail)?;
         self.last_saved = Instant::now();
         Ok(())
     }

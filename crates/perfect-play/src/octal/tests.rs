@@ -748,9 +748,21 @@ fn grundys_game_to_2_21_matches_the_published_table() {
     assert_eq!(rare.last(), Some(&82_860));
 }
 
-/// A file name of this test run's own.
+/// A file name of this test run's own, free.
 fn scratch(name: &str) -> std::path::PathBuf {
-    std::env::temp_dir().join(format!("perfect-play-octal-{}-{name}", std::process::id()))
+    let path =
+        std::env::temp_dir().join(format!("perfect-play-octal-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+/// The values of `code` computed to the end through the checkpoint at `path`, going on from
+/// what it holds.
+fn resume(code: &OctalCode, options: &Options, path: &std::path::Path) -> GrundySequence {
+    let mut checkpoint = GrundyCheckpoint::open(path, code).unwrap();
+    let never = std::sync::atomic::AtomicBool::new(false);
+    GrundySequence::compute_resumable(code, options, Some(&mut checkpoint), &never, &|_, _| {})
+        .unwrap()
 }
 
 #[test]
@@ -766,7 +778,6 @@ fn a_stopped_computation_goes_on_from_its_checkpoint_to_the_same_values() {
         };
         let whole = GrundySequence::compute(&code, &options, &|_, _| {}).unwrap();
         let path = scratch(&format!("officers-{method:?}"));
-        let _ = std::fs::remove_file(&path);
         for stop_at in [4096u64, 20_480, 40_960] {
             let mut checkpoint = GrundyCheckpoint::open(&path, &code).unwrap();
             let stop = AtomicBool::new(false);
@@ -782,19 +793,10 @@ fn a_stopped_computation_goes_on_from_its_checkpoint_to_the_same_values() {
                 "{stopped:?}"
             );
         }
-        let mut checkpoint = GrundyCheckpoint::open(&path, &code).unwrap();
-        assert_eq!(checkpoint.values.len(), 40_961);
-        assert_eq!(checkpoint.values[..], whole.values[..40_961]);
-        let never = AtomicBool::new(false);
-        let resumed = GrundySequence::compute_resumable(
-            &code,
-            &options,
-            Some(&mut checkpoint),
-            &never,
-            &|_, _| {},
-        )
-        .unwrap();
-        assert_eq!(resumed, whole, "{method:?}");
+        let saved = GrundyCheckpoint::open(&path, &code).unwrap().values;
+        assert_eq!(saved.len(), 40_961);
+        assert_eq!(saved[..], whole.values[..40_961]);
+        assert_eq!(resume(&code, &options, &path), whole, "{method:?}");
         std::fs::remove_file(&path).unwrap();
     }
     // A period proven from saved values is proven again: Kayles stops where it did.
@@ -802,25 +804,8 @@ fn a_stopped_computation_goes_on_from_its_checkpoint_to_the_same_values() {
     let options = Options::default();
     let whole = GrundySequence::compute(&kayles, &options, &|_, _| {}).unwrap();
     let path = scratch("kayles");
-    let mut checkpoint = GrundyCheckpoint::open(&path, &kayles).unwrap();
-    let never = AtomicBool::new(false);
-    let first = GrundySequence::compute_resumable(
-        &kayles,
-        &options,
-        Some(&mut checkpoint),
-        &never,
-        &|_, _| {},
-    )
-    .unwrap();
-    let mut checkpoint = GrundyCheckpoint::open(&path, &kayles).unwrap();
-    let again = GrundySequence::compute_resumable(
-        &kayles,
-        &options,
-        Some(&mut checkpoint),
-        &never,
-        &|_, _| {},
-    )
-    .unwrap();
+    let first = resume(&kayles, &options, &path);
+    let again = resume(&kayles, &options, &path);
     assert_eq!((&first, &again), (&whole, &whole));
     std::fs::remove_file(&path).unwrap();
 }
