@@ -124,8 +124,9 @@ fn ctrl_c_saves_the_values_and_the_same_checkpoint_goes_on_to_the_same_values() 
         .spawn()
         .unwrap();
     std::thread::sleep(std::time::Duration::from_millis(1500));
-    let killed = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
+    // The shell's own kill: a machine with only the Rust toolchain may have no kill binary.
+    let killed = std::process::Command::new("sh")
+        .args(["-c", "kill -INT \"$0\"", &child.id().to_string()])
         .status()
         .unwrap();
     assert!(killed.success());
