@@ -284,6 +284,8 @@ pub struct RareCommon {
     window_naive: u64,
     /// Heap at which a naive stretch tries the rare/common split again.
     retry_at: usize,
+    /// The search's walks over each removal's splits (kept to reuse their memory).
+    walks: Vec<SplitWalk>,
 }
 
 /// Heaps per window over which the adaptive mode compares the two methods' work.
@@ -314,6 +316,7 @@ impl RareCommon {
             window_work: 0,
             window_naive: 0,
             retry_at: 0,
+            walks: Vec::new(),
         }
     }
 
@@ -516,47 +519,34 @@ impl RareCommon {
             }
         }
         let mask = self.mask;
-        // Search the splits part size by part size, every removal at each size: for one
+        // Search the splits of every removal together, a chunk of each in turn: for one
         // removal the parts' values soon repeat, so a value it cannot make would otherwise
         // cost all of its splits before the next removal is tried.
-        let largest_rest = two_heaps.first().map_or(0, |&k| n.saturating_sub(k));
-        let mut part = 1usize;
-        let mut steps = 0u64;
-        if let [k] = two_heaps[..]
-            && n >= k + 2
-        {
-            // One splitting removal: walk the splits as two slices, small parts up and large
-            // parts down.
-            let rest = n - k;
-            let half = if unequal[0] { (rest - 1) / 2 } else { rest / 2 };
-            let small = &values[1..=half];
-            let large = &values[rest - half..rest];
-            if Self::needs_search(mask, rests, candidate) {
-                steps += walk_splits(small, large, mask, rests, &mut candidate, set);
+        let walks = &mut self.walks;
+        walks.clear();
+        for (&k, &unequal) in two_heaps.iter().zip(unequal.iter()) {
+            if n >= k + 2 {
+                let rest = n - k;
+                let half = if unequal { (rest - 1) / 2 } else { rest / 2 };
+                walks.push(SplitWalk {
+                    rest,
+                    half,
+                    done: 0,
+                });
             }
-            part = rest; // nothing left to search
         }
-        'search: while Self::needs_search(mask, rests, candidate) && 2 * part <= largest_rest {
-            for (&k, &unequal) in two_heaps.iter().zip(unequal.iter()) {
-                let rest = n - k.min(n);
-                if 2 * part > rest {
-                    break; // removals are in increasing order: the rest only shrinks
-                }
-                if unequal && 2 * part == rest {
-                    continue;
-                }
-                let option = values[part] ^ values[rest - part];
-                steps += 1;
-                set.insert(option);
-                if option == candidate {
-                    candidate = set.mex_from(candidate);
-                    if !Self::needs_search(mask, rests, candidate) {
-                        break 'search;
-                    }
-                }
-            }
-            part += 1;
-        }
+        let steps = match &walks[..] {
+            _ if !Self::needs_search(mask, rests, candidate) => 0,
+            [one] => walk_one(
+                &values[1..=one.half],
+                &values[one.rest - one.half..one.rest],
+                mask,
+                rests,
+                &mut candidate,
+                set,
+            ),
+            _ => walk_splits(values, walks, mask, rests, &mut candidate, set),
+        };
         self.search_steps += steps;
         self.window_work += self.rare_steps + self.search_steps - before;
         self.window_naive += two_heaps
@@ -568,11 +558,10 @@ impl RareCommon {
     }
 }
 
-/// Insert the splits `(small[i], large[half - 1 - i])` in order while the candidate needs a
-/// search, advancing it past each value found; returns the splits examined. Eight at a time,
-/// the candidate checked once per eight (inserting a few more real options changes nothing),
-/// in plain array loops the compiler keeps tight.
-fn walk_splits(
+/// [`walk_splits`] for one removal, its splits `(small[i], large[half - 1 - i])` given as two
+/// slices: without a walk's state kept in memory between chunks, this loop is 20-40% faster
+/// for codes with a single splitting removal (0.04 and 0.6, measured).
+fn walk_one(
     small: &[u16],
     large: &[u16],
     mask: u32,
@@ -614,6 +603,72 @@ fn walk_splits(
         }
     }
     done as u64
+}
+
+/// One splitting removal's splits of a heap, `(a, rest - a)` for `a` in `1..=half`, the first
+/// `done` of them walked.
+struct SplitWalk {
+    rest: usize,
+    half: usize,
+    done: usize,
+}
+
+/// Insert the splits of every walk, a chunk of each in turn, while the candidate needs a
+/// search, advancing it past each value found; returns the splits examined. Eight at a time,
+/// the candidate checked once per eight (inserting a few more real options changes nothing),
+/// in plain array loops the compiler keeps tight.
+fn walk_splits(
+    values: &[u16],
+    walks: &mut [SplitWalk],
+    mask: u32,
+    rests: [bool; 2],
+    candidate: &mut u16,
+    set: &mut ValueSet,
+) -> u64 {
+    const CHUNK: usize = 8;
+    let mut steps = 0u64;
+    loop {
+        let mut walked = false;
+        for walk in walks.iter_mut() {
+            let left = walk.half - walk.done;
+            if left == 0 {
+                continue;
+            }
+            walked = true;
+            let first = 1 + walk.done;
+            let last = walk.rest - walk.done; // one past the large part of the first split
+            let mut hit = false;
+            let len = if left >= CHUNK {
+                let small: &[u16; CHUNK] =
+                    values[first..first + CHUNK].try_into().expect("a chunk");
+                let large: &[u16; CHUNK] = values[last - CHUNK..last].try_into().expect("a chunk");
+                for j in 0..CHUNK {
+                    let option = small[j] ^ large[CHUNK - 1 - j];
+                    set.insert(option);
+                    hit |= option == *candidate;
+                }
+                CHUNK
+            } else {
+                for j in 0..left {
+                    let option = values[first + j] ^ values[last - 1 - j];
+                    set.insert(option);
+                    hit |= option == *candidate;
+                }
+                left
+            };
+            walk.done += len;
+            steps += len as u64;
+            if hit {
+                *candidate = set.mex_from(*candidate);
+                if !RareCommon::needs_search(mask, rests, *candidate) {
+                    return steps;
+                }
+            }
+        }
+        if !walked {
+            return steps;
+        }
+    }
 }
 
 impl RareCommon {
