@@ -97,6 +97,10 @@ fn value_bits(max: u16) -> u32 {
 pub trait GrundyMethod {
     /// The values computed so far (heap 0 first).
     fn values(&self) -> &[u16];
+    /// The values computed, taken out (the method is spent): no copy of a large table.
+    fn into_values(self) -> Vec<u16>
+    where
+        Self: Sized;
     /// Compute the value of the next heap.
     fn step(&mut self);
     /// Compute heaps up to `upto`, calling `after_each` with the values after each heap; it
@@ -236,6 +240,10 @@ impl GrundyMethod for Naive {
         &self.heaps.values
     }
 
+    fn into_values(self) -> Vec<u16> {
+        self.heaps.values
+    }
+
     fn resume(&mut self, values: &[u16]) {
         for &v in values {
             self.heaps.push(v);
@@ -254,19 +262,24 @@ impl GrundyMethod for Naive {
 /// The rare/common method.
 ///
 /// Heaps are classed by their value and their parity: with `e(a) = 2 g(a) + (a mod 2)`, heap
-/// `a` is *common* when `e(a) & m` has odd parity for a mask `m`. For a split of `r` tokens
-/// into `a + b`, `e(a) ^ e(b) = 2 (g(a) ^ g(b)) + (r mod 2)`, and for two common parts that
-/// has even parity under `m`: so a split into two common heaps can only produce an option `o`
+/// `a` is *common* when `e(a) & m` has a chosen parity (odd, or even) for a mask `m`. For a
+/// split of `r` tokens into `a + b`, `e(a) ^ e(b) = 2 (g(a) ^ g(b)) + (r mod 2)`, and for two
+/// common parts, of the same parity under `m`, that has even parity: so a split into two common heaps can only produce an option `o`
 /// with `2 o + (r mod 2)` of even parity. For each heap, the options from taking and from
 /// every split with a *rare* part are listed in full; their mex is the answer unless some
 /// removal's common splits could produce it, in which case it is searched for among the
 /// splits (part size by part size, every removal at each size), usually found at once, and
-/// the mex moves on. Any mask gives the right values; a good mask, one that makes most heaps
-/// common, makes the rare parts few. It is re-chosen from the counts of `e` each time the
-/// number of heaps doubles.
+/// the mex moves on. Any mask and parity give the right values; a good choice, one that makes
+/// most heaps common, makes the rare parts few. It is re-chosen from the counts of `e` each
+/// time the number of heaps doubles, among the choices under which a common heap's own value
+/// is one two common parts cannot make. (The even parity
+/// matters: in 0.324, whose one splitting removal takes 3, the common heaps are those where
+/// `g(a)` and `a` have the same bit parity, the even class under every bit.)
 pub struct RareCommon {
     heaps: Heaps,
     mask: u32,
+    /// Whether common heaps have odd parity under the mask (even otherwise).
+    common_odd: bool,
     /// Heaps (from 1) whose value is not common.
     rare: Vec<u32>,
     /// How many heaps have each `e = 2 * value + parity`.
@@ -306,6 +319,7 @@ impl RareCommon {
         RareCommon {
             heaps: Heaps::new(code),
             mask: 0,
+            common_odd: true,
             rare: Vec::new(),
             counts: Vec::new(),
             next_rebuild: 64,
@@ -376,7 +390,7 @@ impl RareCommon {
     /// Whether heap `n` with value `v` is common.
     #[inline]
     fn common(&self, v: u16, n: usize) -> bool {
-        Self::common_under(self.mask, v, n)
+        Self::common_under(self.mask, self.common_odd, v, n)
     }
 
     #[inline]
@@ -392,24 +406,39 @@ impl RareCommon {
         (rests[0] && !Self::odd(c & mask)) || (rests[1] && !Self::odd((c | 1) & mask))
     }
 
-    /// Choose the mask that makes the most heaps common, and list the rare heaps again.
+    /// Choose the mask and parity that make the most heaps common, and list the rare heaps
+    /// again.
     fn rebuild(&mut self) {
         let bits = value_bits(self.heaps.max) + 1;
-        let mut best = (0u64, self.mask);
+        let total: u64 = self.counts.iter().sum();
+        let mut best = (0u64, self.mask, self.common_odd);
+        // A common heap's value must be one that two common parts cannot make, or its search
+        // would run through every split. The parts of heap `n` split `n - k`: under a mask
+        // without the parity bit only the odd class does that; with it, the odd class does
+        // for even `k` and the even class for odd `k`.
+        let odd_k = self.heaps.two_heaps.iter().any(|k| k % 2 == 1);
+        let even_k = self.heaps.two_heaps.iter().any(|k| k % 2 == 0);
         for mask in 1..(1u32 << bits) {
-            let common: u64 = self
+            let odd: u64 = self
                 .counts
                 .iter()
                 .enumerate()
                 .filter(|&(e, _)| Self::odd(e as u32 & mask))
                 .map(|(_, c)| c)
                 .sum();
-            if common > best.0 {
-                best = (common, mask);
+            for (common, common_odd) in [(odd, true), (total - odd, false)] {
+                let prunes = match (mask & 1 == 1, common_odd) {
+                    (false, odd_class) => odd_class,
+                    (true, true) => !odd_k,
+                    (true, false) => !even_k,
+                };
+                if prunes && common > best.0 {
+                    best = (common, mask, common_odd);
+                }
             }
         }
-        if best.1 != self.mask {
-            self.mask = best.1;
+        if (best.1, best.2) != (self.mask, self.common_odd) {
+            (self.mask, self.common_odd) = (best.1, best.2);
             let values = &self.heaps.values;
             self.rare = (1..values.len())
                 .filter(|&n| !self.common(values[n], n))
@@ -422,6 +451,10 @@ impl RareCommon {
 impl GrundyMethod for RareCommon {
     fn values(&self) -> &[u16] {
         &self.heaps.values
+    }
+
+    fn into_values(self) -> Vec<u16> {
+        self.heaps.values
     }
 
     /// The rare list, the counts and the mask as if each heap had been computed here.

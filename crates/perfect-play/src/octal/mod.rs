@@ -347,8 +347,7 @@ impl Run<'_> {
             }
         }
         (self.on_progress)(options.upto, options.upto);
-        let values = method.values().to_vec();
-        Ok((values, period))
+        Ok((method.into_values(), period))
     }
 }
 

@@ -47,6 +47,7 @@ struct Helper {
     rare: Vec<u32>,
     max: u16,
     mask: u32,
+    common_odd: bool,
     two_heaps: Vec<(usize, bool)>,
     set: ValueSet,
 }
@@ -55,7 +56,7 @@ impl Helper {
     fn learn(&mut self, block: &[u16]) {
         for &v in block {
             let n = self.known;
-            if n > 0 && !RareCommon::common_under(self.mask, v, n) {
+            if n > 0 && !RareCommon::common_under(self.mask, self.common_odd, v, n) {
                 self.rare.push(n as u32);
             }
             self.max = self.max.max(v);
@@ -162,6 +163,7 @@ impl RareCommon {
             rare: self.rare.clone(),
             max: self.heaps.max,
             mask: self.mask,
+            common_odd: self.common_odd,
             two_heaps: self
                 .heaps
                 .two_heaps
@@ -267,9 +269,10 @@ fn near_below(rare: &[u32], rest: usize, known: usize) -> usize {
 }
 
 impl RareCommon {
-    /// Whether heap `n` with value `v` is common under `mask`.
-    pub(super) fn common_under(mask: u32, v: u16, n: usize) -> bool {
-        Self::odd((u32::from(v) << 1 | (n as u32 & 1)) & mask)
+    /// Whether heap `n` with value `v` is common under `mask`: of odd parity under it if
+    /// `common_odd`, of even parity otherwise.
+    pub(super) fn common_under(mask: u32, common_odd: bool, v: u16, n: usize) -> bool {
+        Self::odd((u32::from(v) << 1 | (n as u32 & 1)) & mask) == common_odd
     }
 }
 
@@ -284,6 +287,10 @@ pub(super) fn extend(
     upto: usize,
     after_each: &mut dyn FnMut(&[u16]) -> bool,
 ) {
+    // Room for every value at once: grown by doubling, a huge table would pass through a
+    // copy of itself.
+    let values = &mut method.heaps.values;
+    values.reserve((upto + 1).saturating_sub(values.len()));
     if two_cores() {
         method.extend_pipelined(upto, BLOCK, 4 * BLOCK, after_each);
     } else {
