@@ -196,8 +196,11 @@ impl Heaps {
             if n >= k + 2 {
                 let rest = n - k;
                 let half = self.half(i, rest);
-                for a in 1..=half {
-                    self.set.insert(self.values[a] ^ self.values[rest - a]);
+                // Two slices walked in opposite directions: no bounds check per split.
+                let small = &self.values[1..=half];
+                let large = &self.values[rest - half..rest];
+                for (&a, &b) in small.iter().zip(large.iter().rev()) {
+                    self.set.insert(a ^ b);
                 }
                 examined += half as u64;
             }
@@ -305,12 +308,11 @@ pub struct RareCommon {
 const WINDOW: usize = 1024;
 
 /// What one option examined by the rare/common split costs against one of the naive loop's,
-/// as a fraction: 4/5. Measured here on one thread to heap 100,000 (2026-12-02): on 0.04 the
-/// split examines 2.44e9 options in 2.30 s (0.94 ns each), the naive loop 2.50e9 in 2.76 s
-/// (1.10 ns); the split's rare loop also runs on a second core where there is one. The
-/// earlier 5/2, measured before the split's loops were tightened, switched 0.14 and 0.04 to
-/// the naive loop at 4 to 13 times the split's time.
-const RARE_STEP_COST: (u64, u64) = (4, 5);
+/// as a fraction: 4/3. Measured here to heap 100,000 (2026-12-02) on 0.04, 0.016 and 0.07:
+/// the naive loop takes 0.40 to 0.47 ns an option; the split 0.57 to 0.62 ns on one thread,
+/// and 0.63 ns per option of the larger of its rare loop and its search when the rare loop
+/// runs on a second core (the work counted then).
+const RARE_STEP_COST: (u64, u64) = (4, 3);
 
 impl RareCommon {
     /// Start at heap 0.
@@ -335,7 +337,7 @@ impl RareCommon {
     }
 
     /// The rare/common split where it pays, the naive loop where it does not: the options the
-    /// split examines (weighted by their measured cost, 4:5) are compared with
+    /// split examines (weighted by their measured cost, 4:3) are compared with
     /// those the naive loop would examine for the same heaps, and the split is dropped while
     /// it costs more (when most values are rare, say); it is tried again each time the heap
     /// doubles. The values are the same either way.
@@ -345,6 +347,12 @@ impl RareCommon {
             adaptive: true,
             ..RareCommon::new(code)
         }
+    }
+
+    /// Whether this method switches to the naive loop where the split costs more.
+    #[must_use]
+    pub fn is_adaptive(&self) -> bool {
+        self.adaptive
     }
 
     /// Whether the last heap was computed by the naive loop.
@@ -479,7 +487,7 @@ impl GrundyMethod for RareCommon {
             self.record(n, v);
             return;
         }
-        let before = self.rare_steps + self.search_steps;
+        let before = (self.rare_steps, self.search_steps);
         let n = self.heaps.begin();
         let Heaps {
             values,
@@ -496,7 +504,7 @@ impl GrundyMethod for RareCommon {
                 insert_rare_splits(values, &self.rare[..count], rest, unequal, set);
             }
         }
-        self.search_and_record(n, before);
+        self.search_and_record(n, before, false);
     }
 }
 
@@ -534,8 +542,9 @@ fn insert_rare_splits(
 impl RareCommon {
     /// The rest of heap `n` once the set holds every option but the splits of two common
     /// heaps: find the value (searching those splits where they could make the candidate)
-    /// and record it. `before` is the work counted before the heap began.
-    fn search_and_record(&mut self, n: usize, before: u64) {
+    /// and record it. `before` is the rare and search work counted before the heap began;
+    /// `pipelined` says whether the rare loop ran on a second core.
+    fn search_and_record(&mut self, n: usize, before: (u64, u64), pipelined: bool) {
         let Heaps {
             values,
             set,
@@ -581,7 +590,13 @@ impl RareCommon {
             _ => walk_splits(values, walks, mask, rests, &mut candidate, set),
         };
         self.search_steps += steps;
-        self.window_work += self.rare_steps + self.search_steps - before;
+        // Pipelined, the rare loop runs beside the search on the second core.
+        let (rare, search) = (self.rare_steps - before.0, self.search_steps - before.1);
+        self.window_work += if pipelined {
+            rare.max(search)
+        } else {
+            rare + search
+        };
         self.window_naive += two_heaps
             .iter()
             .filter(|&&k| n >= k + 2)

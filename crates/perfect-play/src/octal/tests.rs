@@ -661,7 +661,9 @@ fn three_way_work_is_refused_up_front_with_the_largest_upto() {
 }
 
 /// Values and work counts of the rare/common method heap by heap, and pipelined on two threads
-/// in blocks of `block` heaps (segments of at least `2 * block`).
+/// in blocks of `block` heaps (segments of at least `2 * block`). The work must be the same
+/// unless the method is adaptive: it weighs a pipelined heap's work as done on two cores, so
+/// its switches to the naive loop may fall elsewhere.
 fn pipelined_against_steps(
     method: fn(&OctalCode) -> grundy::RareCommon,
     c: &OctalCode,
@@ -674,11 +676,13 @@ fn pipelined_against_steps(
     }
     let mut two = method(c);
     two.extend_pipelined(upto, block, 2 * block, &mut |_| true);
-    assert_eq!(
-        (one.search_steps, one.rare_steps),
-        (two.search_steps, two.rare_steps),
-        "{c}: the same work counted"
-    );
+    if !one.is_adaptive() {
+        assert_eq!(
+            (one.search_steps, one.rare_steps),
+            (two.search_steps, two.rare_steps),
+            "{c}: the same work counted"
+        );
+    }
     (one.values().to_vec(), two.values().to_vec())
 }
 

@@ -13,8 +13,9 @@
 //!
 //! The mask that divides rare from common is fixed between two re-choosings (when the heap
 //! doubles): a pipeline runs from one to the next, and stops early when the adaptive method
-//! switches to its naive loop. The values, the rare list and the work counted are exactly
-//! those of [`RareCommon::step`] heap by heap.
+//! switches to its naive loop. The values and the rare list are exactly those of
+//! [`RareCommon::step`] heap by heap, and so is the work counted; only the adaptive method's
+//! weighing of it differs, a pipelined heap costing the larger of its two halves.
 
 use super::{GrundyMethod, RareCommon, ValueSet, insert_rare_splits, value_bits};
 use std::sync::mpsc;
@@ -224,7 +225,7 @@ impl RareCommon {
 
     /// Heap `far`'s block start + `i`: its far options from the helper, the near ones here.
     fn pipelined_heap(&mut self, far: &FarBlock, i: usize) {
-        let before = self.rare_steps + self.search_steps;
+        let before = (self.rare_steps, self.search_steps);
         let n = self.heaps.begin();
         self.heaps
             .set
@@ -258,7 +259,7 @@ impl RareCommon {
             );
             self.rare_steps += (low + count - high.max(low)) as u64;
         }
-        self.search_and_record(n, before);
+        self.search_and_record(n, before, true);
     }
 }
 
