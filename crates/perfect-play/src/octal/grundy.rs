@@ -349,6 +349,19 @@ impl RareCommon {
         }
     }
 
+    /// The heaps (from 1) whose values are rare under the class in force, in order.
+    #[must_use]
+    pub fn rare_heaps(&self) -> &[u32] {
+        &self.rare
+    }
+
+    /// The class in force: common heaps `a` are those where `(2 g(a) + a mod 2) & mask` has
+    /// odd parity if the flag is true, even parity otherwise.
+    #[must_use]
+    pub fn common_class(&self) -> (u32, bool) {
+        (self.mask, self.common_odd)
+    }
+
     /// Whether this method switches to the naive loop where the split costs more.
     #[must_use]
     pub fn is_adaptive(&self) -> bool {
