@@ -267,15 +267,15 @@ impl GrundyMethod for Naive {
 /// Heaps are classed by their value and their parity: with `e(a) = 2 g(a) + (a mod 2)`, heap
 /// `a` is *common* when `e(a) & m` has a chosen parity (odd, or even) for a mask `m`. For a
 /// split of `r` tokens into `a + b`, `e(a) ^ e(b) = 2 (g(a) ^ g(b)) + (r mod 2)`, and for two
-/// common parts, of the same parity under `m`, that has even parity: so a split into two common heaps can only produce an option `o`
-/// with `2 o + (r mod 2)` of even parity. For each heap, the options from taking and from
-/// every split with a *rare* part are listed in full; their mex is the answer unless some
-/// removal's common splits could produce it, in which case it is searched for among the
-/// splits (part size by part size, every removal at each size), usually found at once, and
-/// the mex moves on. Any mask and parity give the right values; a good choice, one that makes
-/// most heaps common, makes the rare parts few. It is re-chosen from the counts of `e` each
-/// time the number of heaps doubles, among the choices under which a common heap's own value
-/// is one two common parts cannot make. (The even parity
+/// common parts, of the same parity under `m`, that has even parity: so a split into two
+/// common heaps can only produce an option `o` with `2 o + (r mod 2)` of even parity. For
+/// each heap, the options from taking and from every split with a *rare* part are listed in
+/// full; their mex is the answer unless some removal's common splits could produce it, in
+/// which case it is searched for among the splits (eight splits of each removal in turn),
+/// usually found at once, and the mex moves on. Any mask and parity give the right values; a
+/// good choice, one that makes most heaps common, makes the rare parts few. It is re-chosen
+/// from the counts of `e` each time the number of heaps doubles, among the choices under
+/// which a common heap's own value is one two common parts cannot make. (The even parity
 /// matters: in 0.324, whose one splitting removal takes 3, the common heaps are those where
 /// `g(a)` and `a` have the same bit parity, the even class under every bit.)
 pub struct RareCommon {
@@ -697,7 +697,7 @@ fn walk_splits(
             }
             walked = true;
             let first = 1 + walk.done;
-            let last = walk.rest - walk.done; // one past the large part of the first split
+            let last = walk.rest - walk.done; // one past the next split's large part
             let mut hit = false;
             let len = if left >= CHUNK {
                 let small: &[u16; CHUNK] =
