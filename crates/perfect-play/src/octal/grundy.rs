@@ -619,6 +619,36 @@ impl RareCommon {
     }
 }
 
+/// Splits walked at a time by the search: the candidate is checked once per chunk (inserting a
+/// few more real options changes nothing), in plain array loops the compiler keeps tight.
+const CHUNK: usize = 8;
+
+/// Insert the options `small[j] ^ large[CHUNK - 1 - j]` of one chunk; whether one of them is
+/// the candidate.
+#[inline(always)]
+fn insert_chunk(
+    small: &[u16; CHUNK],
+    large: &[u16; CHUNK],
+    candidate: u16,
+    set: &mut ValueSet,
+) -> bool {
+    let mut hit = false;
+    for j in 0..CHUNK {
+        let option = small[j] ^ large[CHUNK - 1 - j];
+        set.insert(option);
+        hit |= option == candidate;
+    }
+    hit
+}
+
+/// The candidate was found among the options: move it on to the next value not in the set.
+/// Returns whether the search is over (two common parts cannot make the new candidate).
+#[inline(always)]
+fn advance(candidate: &mut u16, set: &ValueSet, mask: u32, rests: [bool; 2]) -> bool {
+    *candidate = set.mex_from(*candidate);
+    !RareCommon::needs_search(mask, rests, *candidate)
+}
+
 /// [`walk_splits`] for one removal, its splits `(small[i], large[half - 1 - i])` given as two
 /// slices: without a walk's state kept in memory between chunks, this loop is 20-40% faster
 /// for codes with a single splitting removal (0.04 and 0.6, measured).
@@ -630,37 +660,24 @@ fn walk_one(
     candidate: &mut u16,
     set: &mut ValueSet,
 ) -> u64 {
-    const CHUNK: usize = 8;
     let half = small.len();
     let mut done = 0;
     while done + CHUNK <= half {
-        let s: &[u16; CHUNK] = small[done..done + CHUNK].try_into().expect("a chunk");
-        let l: &[u16; CHUNK] = large[half - done - CHUNK..half - done]
+        let s = small[done..done + CHUNK].try_into().expect("a chunk");
+        let l = large[half - done - CHUNK..half - done]
             .try_into()
             .expect("a chunk");
-        let mut hit = false;
-        for j in 0..CHUNK {
-            let option = s[j] ^ l[CHUNK - 1 - j];
-            set.insert(option);
-            hit |= option == *candidate;
-        }
         done += CHUNK;
-        if hit {
-            *candidate = set.mex_from(*candidate);
-            if !RareCommon::needs_search(mask, rests, *candidate) {
-                return done as u64;
-            }
+        if insert_chunk(s, l, *candidate, set) && advance(candidate, set, mask, rests) {
+            return done as u64;
         }
     }
     while done < half {
         let option = small[done] ^ large[half - 1 - done];
         set.insert(option);
         done += 1;
-        if option == *candidate {
-            *candidate = set.mex_from(*candidate);
-            if !RareCommon::needs_search(mask, rests, *candidate) {
-                break;
-            }
+        if option == *candidate && advance(candidate, set, mask, rests) {
+            break;
         }
     }
     done as u64
@@ -675,9 +692,7 @@ struct SplitWalk {
 }
 
 /// Insert the splits of every walk, a chunk of each in turn, while the candidate needs a
-/// search, advancing it past each value found; returns the splits examined. Eight at a time,
-/// the candidate checked once per eight (inserting a few more real options changes nothing),
-/// in plain array loops the compiler keeps tight.
+/// search, advancing it past each value found; returns the splits examined.
 fn walk_splits(
     values: &[u16],
     walks: &mut [SplitWalk],
@@ -686,7 +701,6 @@ fn walk_splits(
     candidate: &mut u16,
     set: &mut ValueSet,
 ) -> u64 {
-    const CHUNK: usize = 8;
     let mut steps = 0u64;
     loop {
         let mut walked = false;
@@ -698,32 +712,23 @@ fn walk_splits(
             walked = true;
             let first = 1 + walk.done;
             let last = walk.rest - walk.done; // one past the next split's large part
-            let mut hit = false;
-            let len = if left >= CHUNK {
-                let small: &[u16; CHUNK] =
-                    values[first..first + CHUNK].try_into().expect("a chunk");
-                let large: &[u16; CHUNK] = values[last - CHUNK..last].try_into().expect("a chunk");
-                for j in 0..CHUNK {
-                    let option = small[j] ^ large[CHUNK - 1 - j];
-                    set.insert(option);
-                    hit |= option == *candidate;
-                }
-                CHUNK
+            let (len, hit) = if left >= CHUNK {
+                let small = values[first..first + CHUNK].try_into().expect("a chunk");
+                let large = values[last - CHUNK..last].try_into().expect("a chunk");
+                (CHUNK, insert_chunk(small, large, *candidate, set))
             } else {
+                let mut hit = false;
                 for j in 0..left {
                     let option = values[first + j] ^ values[last - 1 - j];
                     set.insert(option);
                     hit |= option == *candidate;
                 }
-                left
+                (left, hit)
             };
             walk.done += len;
             steps += len as u64;
-            if hit {
-                *candidate = set.mex_from(*candidate);
-                if !RareCommon::needs_search(mask, rests, *candidate) {
-                    return steps;
-                }
+            if hit && advance(candidate, set, mask, rests) {
+                return steps;
             }
         }
         if !walked {
