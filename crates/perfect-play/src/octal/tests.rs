@@ -843,3 +843,14 @@ fn a_checkpoint_of_another_code_or_damaged_is_refused_and_left_alone() {
         std::fs::remove_file(file).unwrap();
     }
 }
+
+/// `extend` to any `upto`, stopped by its callback: the room reserved up front is only a hint,
+/// never a capacity overflow.
+#[test]
+fn extend_to_no_bound_stops_where_it_is_told() {
+    let mut m = grundy::RareCommon::adaptive(&code("0.6"));
+    m.extend(usize::MAX, &mut |values| values.len() < 3000);
+    assert_eq!(m.values().len(), 3000);
+    let naive = sequence("0.6", &full(2999, Method::Naive));
+    assert_eq!(m.values(), &naive.values[..]);
+}

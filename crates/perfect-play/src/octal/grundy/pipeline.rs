@@ -133,7 +133,7 @@ impl RareCommon {
         let block = block.max(1);
         while self.heaps.values.len() <= upto {
             let start = self.heaps.values.len();
-            let end = self.next_rebuild.min(upto + 1);
+            let end = self.next_rebuild.min(upto.saturating_add(1));
             if self.pipeline_applies() && end - start >= min_heaps.max(1) {
                 if !self.run_segment(start, end, block, after_each) {
                     return;
@@ -289,9 +289,9 @@ pub(super) fn extend(
     after_each: &mut dyn FnMut(&[u16]) -> bool,
 ) {
     // Room for every value at once: grown by doubling, a huge table would pass through a
-    // copy of itself.
+    // copy of itself. Only a hint: an `upto` meaning "until stopped" gets no room up front.
     let values = &mut method.heaps.values;
-    values.reserve((upto + 1).saturating_sub(values.len()));
+    let _ = values.try_reserve(upto.saturating_add(1).saturating_sub(values.len()));
     if two_cores() {
         method.extend_pipelined(upto, BLOCK, 4 * BLOCK, after_each);
     } else {
