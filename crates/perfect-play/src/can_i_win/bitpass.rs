@@ -22,6 +22,15 @@ use rayon::prelude::*;
 
 /// Low numbers packed into one word.
 const LOW_BITS: usize = 6;
+/// `WITHOUT[i]`: the subsets of the six low numbers that leave out low number `i`.
+const WITHOUT: [u64; LOW_BITS] = [
+    0x5555_5555_5555_5555,
+    0x3333_3333_3333_3333,
+    0x0f0f_0f0f_0f0f_0f0f,
+    0x00ff_00ff_00ff_00ff,
+    0x0000_ffff_0000_ffff,
+    0x0000_0000_ffff_ffff,
+];
 /// Top bits of the word index used to split the work into blocks.
 const BLOCK_BITS: usize = 8;
 
@@ -103,26 +112,67 @@ impl LowMasks {
 
     /// The subsets `L` with `sum(L) <= limit`.
     fn sum_at_most(&self, limit: i128) -> u64 {
-        let n = self.sorted_sums.partition_point(|&s| s <= limit);
+        // A binary search without branches: words come in no useful order, and a mispredicted
+        // step per word cost more than the rest of setting the word up.
+        let sums = &self.sorted_sums;
+        let len = sums.len(); // a power of two
+        if sums[len - 1] <= limit {
+            return self.valid;
+        }
+        let mut n = 0;
+        let mut step = len / 2;
+        while step > 0 {
+            n += step * usize::from(sums[n + step - 1] <= limit);
+            step /= 2;
+        }
         if n == 0 { 0 } else { self.at_most[n - 1] }
     }
 }
 
+/// Sums of the high numbers in a word index `h`, from two tables over half its bits each.
+struct HighSums {
+    split: usize,
+    lower: Vec<i128>,
+    upper: Vec<i128>,
+}
+
+impl HighSums {
+    fn new(pool: &Pool, low_bits: usize) -> HighSums {
+        let high_bits = pool.len() - low_bits;
+        let split = high_bits / 2;
+        let table = |shift: usize, bits: usize| -> Vec<i128> {
+            (0..1u64 << bits)
+                .map(|x| pool.sum_of(x << (low_bits + shift)))
+                .collect()
+        };
+        HighSums {
+            split,
+            lower: table(0, split),
+            upper: table(split, high_bits - split),
+        }
+    }
+
+    #[inline]
+    fn of(&self, h: u64) -> i128 {
+        self.lower[(h & ((1 << self.split) - 1)) as usize] + self.upper[(h >> self.split) as usize]
+    }
+}
+
 /// The numbers that decide one word: the pool, the rule, and the need at the empty low part.
-struct Pass<'a> {
+struct Pass {
     masks: LowMasks,
-    pool: &'a Pool,
+    high_sums: HighSums,
     misere: bool,
     /// `need(A) = base_need + sum(A)`: the target minus what has been picked.
     base_need: i128,
 }
 
-impl Pass<'_> {
+impl Pass {
     /// Solve word `h` given `high_moves`: the OR of `!W[h - a]` over the high numbers `a` in `h`.
     #[inline]
     fn word(&self, h: u64, high_moves: u64) -> u64 {
         let m = &self.masks;
-        let need_h = self.base_need + self.pool.sum_of(h << m.low_bits);
+        let need_h = self.base_need + self.high_sums.of(h);
         // need(H ∪ L) <= 0  <=>  sum(L) <= -need_h: the previous player has reached the target.
         let finished = m.sum_at_most(-need_h);
         let finished_value = if self.misere { finished } else { 0 };
@@ -159,8 +209,8 @@ pub fn solve(
     let inner_bits = high_bits - block_bits;
     let block_len = 1usize << inner_bits;
     let pass = Pass {
+        high_sums: HighSums::new(pool, masks.low_bits),
         masks,
-        pool,
         misere,
         base_need: target - pool.sum(),
     };
@@ -192,7 +242,7 @@ pub fn solve(
 
 /// Solve the words of block `b` (all `h` whose top bits are `b`), reading finished lower blocks.
 fn solve_block(
-    pass: &Pass<'_>,
+    pass: &Pass,
     blocks: &[Vec<u64>],
     b: usize,
     inner_bits: usize,
@@ -218,51 +268,57 @@ fn solve_block(
 /// whose remoteness is `k`. A win in `k` has a move into a loss in `k - 1`; a loss in `k` has
 /// every move into a win in `k - 1` or less. Finished positions are losses in 0 (misère: wins
 /// in 0), so in normal play wins have odd remoteness and losses even, and each pass changes only
-/// one of the two sets: both are updated in place, a word at a time with the same shifts as
-/// the outcome pass, and the pass number is written into bit-planes for the positions it adds.
+/// one of the two sets: a pass reads the other set and grows its own, the pass number is
+/// written into bit-planes for the positions it adds.
+///
+/// The passes stop once the start and every position one pick from it are decided: positions
+/// decided later are slower than anything perfect play from the start can reach, so the table
+/// answers `None` for them ([`DepthTable::value`]).
 ///
 /// Memory: the two sets plus `planes` bit-planes, `(2 + planes)` times [`table_bytes`].
 pub struct DepthTable {
     win: Vec<u64>,
-    /// `planes` words per table word: bit `j` of a position's remoteness in word `j`.
+    lose: Vec<u64>,
+    /// Tile by tile: the tile's `planes` bit-planes, `tile` words each. Bit `j` of a position's
+    /// remoteness is in plane `j`.
     depth: Vec<u64>,
     planes: usize,
+    tile_bits: usize,
     low_bits: usize,
 }
 
 impl DepthTable {
-    /// Whether the player to move wins with the numbers of `available` left.
+    /// Whether the player to move wins with the numbers of `available` left, and in how many
+    /// moves to the end (0 when the game is over); `None` when the passes stopped before
+    /// deciding it.
     #[must_use]
-    pub fn wins(&self, available: u64) -> bool {
-        let (word, bit) = self.locate(available);
-        self.win[word] >> bit & 1 == 1
-    }
-
-    /// Moves to the end under perfect play from `available` (0 when the game is over).
-    #[must_use]
-    pub fn remoteness(&self, available: u64) -> u32 {
-        let (word, bit) = self.locate(available);
-        let planes = &self.depth[word * self.planes..(word + 1) * self.planes];
-        planes
-            .iter()
-            .enumerate()
-            .map(|(j, p)| ((p >> bit & 1) as u32) << j)
-            .sum()
-    }
-
-    fn locate(&self, available: u64) -> (usize, u64) {
-        (
-            (available >> self.low_bits) as usize,
-            available & ((1u64 << self.low_bits) - 1),
-        )
+    pub fn value(&self, available: u64) -> Option<(bool, u32)> {
+        let word = (available >> self.low_bits) as usize;
+        let bit = available & ((1u64 << self.low_bits) - 1);
+        let wins = self.win[word] >> bit & 1 == 1;
+        if !wins && self.lose[word] >> bit & 1 == 0 {
+            return None;
+        }
+        let tile = 1usize << self.tile_bits;
+        let base = (word >> self.tile_bits) * self.planes * tile + (word & (tile - 1));
+        let remoteness = (0..self.planes)
+            .map(|j| ((self.depth[base + j * tile] >> bit & 1) as u32) << j)
+            .sum();
+        Some((wins, remoteness))
     }
 }
 
 /// Tables of fewer words are solved on one thread.
 const PARALLEL_WORDS: usize = 1 << 12;
 
-/// Words a thread takes at a time in a pass of [`solve_depths`].
-const CHUNK_WORDS: usize = 1 << 10;
+/// A pass works through the table a tile of `2^TILE_BITS` words at a time (4 KiB a set): the
+/// tile's moves on its own high numbers are slice operations inside it, the rest are whole
+/// tiles combined, and all of it stays in the first-level cache.
+const TILE_BITS: usize = 9;
+
+/// Words of a tile combined in straight-line code, and their index bits.
+const GROUP_BITS: usize = 3;
+const GROUP: usize = 1 << GROUP_BITS;
 
 /// Bit-planes needed for remoteness up to `n` picks.
 fn depth_planes(n: usize) -> usize {
@@ -275,8 +331,8 @@ pub fn depth_bytes(n: usize) -> u64 {
     table_bytes(n).saturating_mul(2 + depth_planes(n) as u64)
 }
 
-/// Solve every position with its remoteness (see [`DepthTable`]). `on_progress(k, n)` is
-/// called after pass `k`; there are at most `n + 1` passes.
+/// Solve positions with their remoteness until the start is settled (see [`DepthTable`]).
+/// `on_progress(k, n)` is called after pass `k`; there are at most `n + 1` passes.
 #[must_use]
 pub fn solve_depths(
     pool: &Pool,
@@ -284,20 +340,149 @@ pub fn solve_depths(
     misere: bool,
     on_progress: &(dyn Fn(u64, u64) + Sync),
 ) -> DepthTable {
+    solve_depths_with(pool, target, misere, TILE_BITS, true, on_progress)
+}
+
+/// The fixed inputs of one depth pass.
+struct DepthPass<'a> {
+    masks: &'a LowMasks,
+    /// Whether this pass grows the won set (else the lost set).
+    grow_wins: bool,
+    /// The pass number, written into the planes of the positions it adds.
+    k: u64,
+    planes: usize,
+    tile_bits: usize,
+}
+
+impl DepthPass<'_> {
+    /// Grow tile `t` of the growing set (`growing`, with its planes `depth`) from `other`, the
+    /// set this pass reads. Returns whether any position was added.
+    fn tile(&self, t: usize, growing: &mut [u64], depth: &mut [u64], other: &[u64]) -> bool {
+        let m = self.masks;
+        let len = growing.len();
+        let first = t << self.tile_bits;
+        let own = &other[first..first + len];
+        let mut acc = [0u64; 1 << TILE_BITS];
+        let acc = &mut acc[..len];
+        // Moves on the low numbers: shifts inside each word. With all six low numbers the
+        // shifts and masks are constants and the loop runs on vector registers.
+        if m.low_bits == LOW_BITS {
+            if self.grow_wins {
+                for (a, &mine) in acc.iter_mut().zip(own) {
+                    *a = (0..LOW_BITS).fold(0, |any, i| any | (mine & WITHOUT[i]) << (1u32 << i));
+                }
+            } else {
+                for (a, &mine) in acc.iter_mut().zip(own) {
+                    *a = (0..LOW_BITS).fold(u64::MAX, |all, i| {
+                        all & (((mine & WITHOUT[i]) << (1u32 << i)) | WITHOUT[i])
+                    });
+                }
+            }
+        } else {
+            for (a, &mine) in acc.iter_mut().zip(own) {
+                *a = if self.grow_wins {
+                    (0..m.low_bits).fold(0, |any, i| any | (mine & m.without[i]) << (1u32 << i))
+                } else {
+                    (0..m.low_bits).fold(m.valid, |all, i| {
+                        all & (((mine & m.without[i]) << (1u32 << i)) | m.without[i])
+                    })
+                };
+            }
+        }
+        if first == 0 && !self.grow_wins {
+            acc[0] &= !1; // the empty set has no move
+        }
+        // Moves on the tile's own high numbers: for each, the words holding it read the words
+        // without it, half a block away.
+        let inner = len.trailing_zeros() as usize;
+        let mut first_inner = 0;
+        if inner >= GROUP_BITS {
+            // The three lowest in a group of eight words at a time, in straight-line code: as
+            // slices their halves are one to four words long.
+            for (a, o) in acc.chunks_exact_mut(GROUP).zip(own.chunks_exact(GROUP)) {
+                for j in 1..GROUP {
+                    for i in 0..GROUP_BITS {
+                        if j >> i & 1 == 1 {
+                            let moved = o[j ^ (1 << i)];
+                            a[j] = if self.grow_wins {
+                                a[j] | moved
+                            } else {
+                                a[j] & moved
+                            };
+                        }
+                    }
+                }
+            }
+            first_inner = GROUP_BITS;
+        }
+        for i in first_inner..inner {
+            let half = 1 << i;
+            for (a, o) in acc
+                .chunks_exact_mut(2 * half)
+                .zip(own.chunks_exact(2 * half))
+            {
+                self.combine(&mut a[half..], &o[..half]);
+            }
+        }
+        // Moves on the numbers that pick the tile: whole tiles.
+        for i in bits(t as u64) {
+            let from = (t ^ (1 << i)) << self.tile_bits;
+            self.combine(acc, &other[from..from + len]);
+        }
+        let mut added = 0u64;
+        for ((a, g), &o) in acc.iter_mut().zip(growing.iter_mut()).zip(own) {
+            let fresh = *a & m.valid & !*g & !o;
+            *g |= fresh;
+            *a = fresh;
+            added |= fresh;
+        }
+        for (j, plane) in depth.chunks_exact_mut(len).enumerate().take(self.planes) {
+            if self.k >> j & 1 == 1 {
+                for (p, &f) in plane.iter_mut().zip(acc.iter()) {
+                    *p |= f;
+                }
+            }
+        }
+        added != 0
+    }
+
+    /// A won position needs some move into the other set, a lost one every move.
+    #[inline]
+    fn combine(&self, acc: &mut [u64], moved: &[u64]) {
+        if self.grow_wins {
+            for (a, &o) in acc.iter_mut().zip(moved) {
+                *a |= o;
+            }
+        } else {
+            for (a, &o) in acc.iter_mut().zip(moved) {
+                *a &= o;
+            }
+        }
+    }
+}
+
+/// [`solve_depths`] with its tile size, and whether to stop once the start is settled or go on
+/// until every position is decided.
+pub(crate) fn solve_depths_with(
+    pool: &Pool,
+    target: i128,
+    misere: bool,
+    tile_bits: usize,
+    stop_when_settled: bool,
+    on_progress: &(dyn Fn(u64, u64) + Sync),
+) -> DepthTable {
     let masks = LowMasks::new(pool);
     let low_bits = masks.low_bits;
     let words = 1usize << (pool.len() - low_bits);
+    let tile_bits = tile_bits.min(TILE_BITS).min(pool.len() - low_bits);
+    let tile = 1usize << tile_bits;
     let planes = depth_planes(pool.len());
-    let pass = Pass {
-        masks,
-        pool,
-        misere,
-        base_need: target - pool.sum(),
-    };
+    let base_need = target - pool.sum();
+    let high_sums = HighSums::new(pool, low_bits);
     // Finished positions: lost in 0 for the player to move (won in 0 in misère play).
     let finished = |h: usize| -> u64 {
-        let need_h = pass.base_need + pool.sum_of((h as u64) << low_bits);
-        pass.masks.sum_at_most(-need_h)
+        let need_h = base_need + high_sums.of(h as u64);
+        masks.sum_at_most(-need_h)
     };
     let mut win = vec![0u64; words];
     let mut lose = vec![0u64; words];
@@ -306,7 +491,11 @@ pub fn solve_depths(
         *w = finished(h);
     }
     let mut depth = vec![0u64; words * planes];
-    let m = &pass.masks;
+    let full = pool.full_mask();
+    let decided = |win: &[u64], lose: &[u64], a: u64| {
+        let (word, bit) = ((a >> low_bits) as usize, a & ((1u64 << low_bits) - 1));
+        (win[word] | lose[word]) >> bit & 1 == 1
+    };
     let mut quiet_passes = 0;
     for k in 1u64.. {
         let grow_wins = (k % 2 == 1) != misere;
@@ -315,78 +504,45 @@ pub fn solve_depths(
         } else {
             (&mut lose, &win)
         };
-        let grow = |h: usize, set: &mut u64, bits_of_depth: &mut [u64]| -> u64 {
-            // Undecided positions: finished ones were put in a set before the first pass.
-            let mine = other[h];
-            let open = m.valid & !*set & !mine;
-            if open == 0 {
-                return 0;
-            }
-            let fresh = if grow_wins {
-                // Some move leads into the other set.
-                let mut any = 0u64;
-                for i in bits(h as u64) {
-                    any |= other[h ^ (1 << i)];
-                }
-                for i in 0..m.low_bits {
-                    any |= (mine & m.without[i]) << (1u32 << i);
-                }
-                any
-            } else {
-                // Every move leads into the other set (and there is a move).
-                let mut all = m.valid;
-                for i in bits(h as u64) {
-                    all &= other[h ^ (1 << i)];
-                }
-                for i in 0..m.low_bits {
-                    all &= ((mine & m.without[i]) << (1u32 << i)) | m.without[i];
-                }
-                if h == 0 {
-                    all &= !1; // the empty set has no move
-                }
-                all
-            } & open;
-            *set |= fresh;
-            for (j, plane) in bits_of_depth.iter_mut().enumerate() {
-                if k >> j & 1 == 1 {
-                    *plane |= fresh;
-                }
-            }
-            u64::from(fresh.count_ones())
+        let pass = DepthPass {
+            masks: &masks,
+            grow_wins,
+            k,
+            planes,
+            tile_bits,
         };
-        // Words go to the threads a chunk at a time, each chunk one plain loop: handed over
-        // word by word, a third of the time went to the pool's calls.
-        let grow_chunk = |(c, (sets, depths)): (usize, (&mut [u64], &mut [u64]))| -> u64 {
-            let mut added = 0;
-            for (j, (set, bits_of_depth)) in
-                sets.iter_mut().zip(depths.chunks_mut(planes)).enumerate()
-            {
-                added += grow(c * CHUNK_WORDS + j, set, bits_of_depth);
-            }
-            added
-        };
+        let run = |(t, (g, d)): (usize, (&mut [u64], &mut [u64]))| pass.tile(t, g, d, other);
         // Small tables stay on this thread: handing a few words to the pool each pass costs
         // more than the words (a batch of small queries spent 90% of its time in rayon).
-        let added: u64 = if words < PARALLEL_WORDS {
-            grow_chunk((0, (&mut growing[..], &mut depth[..])))
+        let added = if words < PARALLEL_WORDS {
+            growing
+                .chunks_mut(tile)
+                .zip(depth.chunks_mut(tile * planes))
+                .enumerate()
+                .fold(false, |any, job| run(job) | any)
         } else {
             growing
-                .par_chunks_mut(CHUNK_WORDS)
-                .zip(depth.par_chunks_mut(CHUNK_WORDS * planes))
+                .par_chunks_mut(tile)
+                .zip(depth.par_chunks_mut(tile * planes))
                 .enumerate()
-                .map(grow_chunk)
-                .sum()
+                .map(run)
+                .reduce(|| false, |a, b| a | b)
         };
         on_progress(k.min(pool.len() as u64), pool.len() as u64);
-        quiet_passes = if added == 0 { quiet_passes + 1 } else { 0 };
-        if quiet_passes == 2 {
+        quiet_passes = if added { 0 } else { quiet_passes + 1 };
+        let settled = stop_when_settled
+            && decided(&win, &lose, full)
+            && bits(full).all(|i| decided(&win, &lose, full & !(1 << i)));
+        if quiet_passes == 2 || settled {
             break;
         }
     }
     DepthTable {
         win,
+        lose,
         depth,
         planes,
+        tile_bits,
         low_bits,
     }
 }

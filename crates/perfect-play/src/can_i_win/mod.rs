@@ -355,22 +355,22 @@ fn uses_depths(n: usize, options: &Options) -> bool {
 fn analysis_from_depths(query: &CanIWin, table: &bitpass::DepthTable) -> Analysis {
     let values = query.pool.values();
     let full = query.pool.full_mask();
-    // A move's outcome and remoteness for the player who makes it.
+    // A move's outcome and remoteness for the player who makes it; `None` for a move into a
+    // position the passes left undecided, slower than any the start's perfect play reaches.
     let move_value = |available: u64, i: usize| match query.pool_move(available, i) {
-        MoveEffect::Finishes => (query.finishing_outcome(), 1),
-        MoveEffect::Continues => {
-            let child = available & !(1 << i);
-            let outcome = if table.wins(child) {
-                Outcome::Loss
-            } else {
-                Outcome::Win
-            };
-            (outcome, table.remoteness(child) + 1)
-        }
+        MoveEffect::Finishes => Some((query.finishing_outcome(), 1)),
+        MoveEffect::Continues => table.value(available & !(1 << i)).map(|(wins, r)| {
+            let outcome = if wins { Outcome::Loss } else { Outcome::Win };
+            (outcome, r + 1)
+        }),
     };
+    let (first_wins, remoteness) = table
+        .value(full)
+        .expect("the passes run until the start is decided");
     let moves: Vec<FirstMove> = (0..values.len())
         .map(|i| {
-            let (outcome, r) = move_value(full, i);
+            let (outcome, r) =
+                move_value(full, i).expect("the passes run until every first pick is decided");
             FirstMove {
                 pick: values[i],
                 outcome,
@@ -383,10 +383,14 @@ fn analysis_from_depths(query: &CanIWin, table: &bitpass::DepthTable) -> Analysi
     let mut best_line = Vec::new();
     let mut available = full;
     while available != 0 {
-        let wins = table.wins(available);
+        let Some((wins, _)) = table.value(available) else {
+            break;
+        };
         let mut chosen: Option<(usize, u32)> = None;
         for i in bits(available) {
-            let (outcome, r) = move_value(available, i);
+            let Some((outcome, r)) = move_value(available, i) else {
+                continue;
+            };
             if (outcome == Outcome::Win) != wins {
                 continue;
             }
@@ -403,8 +407,8 @@ fn analysis_from_depths(query: &CanIWin, table: &bitpass::DepthTable) -> Analysi
         available &= !(1 << i);
     }
     Analysis::solved(
-        table.wins(full),
-        Some(table.remoteness(full)),
+        first_wins,
+        Some(remoteness),
         moves,
         best_line,
         1u64 << values.len().min(63),

@@ -253,3 +253,63 @@ fn no_remoteness_when_the_walk_is_turned_off() {
         analyse(&query, &Options::default()).unwrap().outcome
     );
 }
+
+/// The depth passes give every position the same value and remoteness whatever the tile size
+/// (one word a tile moves every high number across tiles; the largest moves most inside one),
+/// decide every position when run to the end, and agree with that wherever they stop early.
+#[test]
+fn depth_passes_agree_across_tiles_and_stops() {
+    for (max, target) in [(16u32, 70i128), (16, 101), (15, 88), (9, 30)] {
+        for misere in [false, true] {
+            let pool = Pool::up_to(max).unwrap();
+            let solve = |tile_bits, stop| {
+                bitpass::solve_depths_with(&pool, target, misere, tile_bits, stop, &|_, _| {})
+            };
+            let whole = solve(9, false);
+            let early = solve(9, true);
+            let tiles: Vec<_> = (0..4).map(|b| solve(b, false)).collect();
+            for a in 0..1u64 << max {
+                let value = whole.value(a);
+                assert!(value.is_some(), "{max} {target} {misere}: {a:#x} undecided");
+                for (b, t) in tiles.iter().enumerate() {
+                    assert_eq!(
+                        t.value(a),
+                        value,
+                        "{max} {target} {misere} tile {b}: {a:#x}"
+                    );
+                }
+                if let Some(v) = early.value(a) {
+                    assert_eq!(Some(v), value, "{max} {target} {misere}: {a:#x}");
+                }
+            }
+            // The passes stop right after the slowest of the start and its children is
+            // decided; what they leave out is slower still.
+            let full = pool.full_mask();
+            let settle = (0..max)
+                .map(|i| {
+                    early
+                        .value(full & !(1 << i))
+                        .expect("every first pick decided")
+                        .1
+                })
+                .chain([early.value(full).expect("the start decided").1])
+                .max()
+                .unwrap();
+            for a in 0..1u64 << max {
+                if early.value(a).is_none() {
+                    assert!(whole.value(a).unwrap().1 > settle, "{max} {target} {a:#x}");
+                }
+            }
+            // Stopping there saves at least the two quiet passes that prove the end.
+            let passes = |stop| {
+                let count = std::sync::atomic::AtomicU64::new(0);
+                let on_pass = |_, _| {
+                    count.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                };
+                bitpass::solve_depths_with(&pool, target, misere, 9, stop, &on_pass);
+                count.into_inner()
+            };
+            assert!(passes(true) + 2 <= passes(false), "{max} {target} {misere}");
+        }
+    }
+}
