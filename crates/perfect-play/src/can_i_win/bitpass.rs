@@ -308,8 +308,10 @@ impl DepthTable {
     }
 }
 
-/// Tables of fewer words are solved on one thread.
-const PARALLEL_WORDS: usize = 1 << 12;
+/// Tables of fewer words are solved on one thread. In a fresh process the pool's second
+/// thread starts too late to help a solve of a few milliseconds: 20 numbers (2^14 words) took
+/// 2.6 ms on one thread against 3.5 ms on two; 21 and 22 numbers break even.
+const PARALLEL_WORDS: usize = 1 << 15;
 
 /// A pass works through the table a tile of `2^TILE_BITS` words at a time (4 KiB a set): the
 /// tile's moves on its own high numbers are slice operations inside it, the rest are whole
@@ -356,8 +358,15 @@ struct DepthPass<'a> {
 
 impl DepthPass<'_> {
     /// Grow tile `t` of the growing set (`growing`, with its planes `depth`) from `other`, the
-    /// set this pass reads. Returns whether any position was added.
-    fn tile(&self, t: usize, growing: &mut [u64], depth: &mut [u64], other: &[u64]) -> bool {
+    /// set this pass reads. Returns whether any position was added, and whether any is still
+    /// undecided.
+    fn tile(
+        &self,
+        t: usize,
+        growing: &mut [u64],
+        depth: &mut [u64],
+        other: &[u64],
+    ) -> (bool, bool) {
         let m = self.masks;
         let len = growing.len();
         let first = t << self.tile_bits;
@@ -430,11 +439,13 @@ impl DepthPass<'_> {
             self.combine(acc, &other[from..from + len]);
         }
         let mut added = 0u64;
+        let mut undecided = 0u64;
         for ((a, g), &o) in acc.iter_mut().zip(growing.iter_mut()).zip(own) {
             let fresh = *a & m.valid & !*g & !o;
             *g |= fresh;
             *a = fresh;
             added |= fresh;
+            undecided |= m.valid & !*g & !o;
         }
         for (j, plane) in depth.chunks_exact_mut(len).enumerate().take(self.planes) {
             if self.k >> j & 1 == 1 {
@@ -443,7 +454,7 @@ impl DepthPass<'_> {
                 }
             }
         }
-        added != 0
+        (added != 0, undecided != 0)
     }
 
     /// A won position needs some move into the other set, a lost one every move.
@@ -459,6 +470,19 @@ impl DepthPass<'_> {
             }
         }
     }
+}
+
+/// Zeros written up front. `vec![0; len]` leaves the pages unmapped, and the passes read a word
+/// before they write it: two page faults a page (the shared zero page, then a copy), which in a
+/// fresh process cost as much as the passes themselves.
+#[allow(
+    clippy::slow_vector_initialization,
+    reason = "the point is to write the zeros"
+)]
+fn written_zeros(len: usize) -> Vec<u64> {
+    let mut v = Vec::with_capacity(len);
+    v.resize(len, 0u64);
+    v
 }
 
 /// [`solve_depths`] with its tile size, and whether to stop once the start is settled or go on
@@ -484,58 +508,80 @@ pub(crate) fn solve_depths_with(
         let need_h = base_need + high_sums.of(h as u64);
         masks.sum_at_most(-need_h)
     };
-    let mut win = vec![0u64; words];
-    let mut lose = vec![0u64; words];
+    let mut win = written_zeros(words);
+    let mut lose = written_zeros(words);
     let zero = if misere { &mut win } else { &mut lose };
     for (h, w) in zero.iter_mut().enumerate() {
         *w = finished(h);
     }
-    let mut depth = vec![0u64; words * planes];
+    let mut depth = written_zeros(words * planes);
+    // Tiles with no undecided position left are skipped.
+    let mut open = vec![true; words / tile];
     let full = pool.full_mask();
     let decided = |win: &[u64], lose: &[u64], a: u64| {
         let (word, bit) = ((a >> low_bits) as usize, a & ((1u64 << low_bits) - 1));
         (win[word] | lose[word]) >> bit & 1 == 1
     };
-    let mut quiet_passes = 0;
-    for k in 1u64.. {
-        let grow_wins = (k % 2 == 1) != misere;
-        let (growing, other) = if grow_wins {
-            (&mut win, &lose)
-        } else {
-            (&mut lose, &win)
-        };
-        let pass = DepthPass {
-            masks: &masks,
-            grow_wins,
-            k,
-            planes,
-            tile_bits,
-        };
-        let run = |(t, (g, d)): (usize, (&mut [u64], &mut [u64]))| pass.tile(t, g, d, other);
-        // Small tables stay on this thread: handing a few words to the pool each pass costs
-        // more than the words (a batch of small queries spent 90% of its time in rayon).
-        let added = if words < PARALLEL_WORDS {
-            growing
-                .chunks_mut(tile)
-                .zip(depth.chunks_mut(tile * planes))
-                .enumerate()
-                .fold(false, |any, job| run(job) | any)
-        } else {
-            growing
-                .par_chunks_mut(tile)
-                .zip(depth.par_chunks_mut(tile * planes))
-                .enumerate()
-                .map(run)
-                .reduce(|| false, |a, b| a | b)
-        };
-        on_progress(k.min(pool.len() as u64), pool.len() as u64);
-        quiet_passes = if added { 0 } else { quiet_passes + 1 };
-        let settled = stop_when_settled
-            && decided(&win, &lose, full)
-            && bits(full).all(|i| decided(&win, &lose, full & !(1 << i)));
-        if quiet_passes == 2 || settled {
-            break;
+    // The driving loop runs on a worker of the pool: each pass's tiles are then shared out
+    // by the worker itself while the other is still awake, instead of being handed in from
+    // outside and waking the pool every pass.
+    let mut passes = || {
+        let mut quiet_passes = 0;
+        for k in 1u64.. {
+            let grow_wins = (k % 2 == 1) != misere;
+            let (growing, other) = if grow_wins {
+                (&mut win, &lose)
+            } else {
+                (&mut lose, &win)
+            };
+            let pass = DepthPass {
+                masks: &masks,
+                grow_wins,
+                k,
+                planes,
+                tile_bits,
+            };
+            type Job<'j> = (usize, ((&'j mut [u64], &'j mut [u64]), &'j mut bool));
+            let run = |(t, ((g, d), open)): Job<'_>| {
+                if !*open {
+                    return false;
+                }
+                let (added, undecided) = pass.tile(t, g, d, other);
+                *open = undecided;
+                added
+            };
+            // Small tables stay on this thread: handing a few words to the pool each pass costs
+            // more than the words (a batch of small queries spent 90% of its time in rayon).
+            let added = if words < PARALLEL_WORDS {
+                growing
+                    .chunks_mut(tile)
+                    .zip(depth.chunks_mut(tile * planes))
+                    .zip(open.iter_mut())
+                    .enumerate()
+                    .fold(false, |any, job| run(job) | any)
+            } else {
+                growing
+                    .par_chunks_mut(tile)
+                    .zip(depth.par_chunks_mut(tile * planes))
+                    .zip(open.par_iter_mut())
+                    .enumerate()
+                    .map(run)
+                    .reduce(|| false, |a, b| a | b)
+            };
+            on_progress(k.min(pool.len() as u64), pool.len() as u64);
+            quiet_passes = if added { 0 } else { quiet_passes + 1 };
+            let settled = stop_when_settled
+                && decided(&win, &lose, full)
+                && bits(full).all(|i| decided(&win, &lose, full & !(1 << i)));
+            if quiet_passes == 2 || settled {
+                break;
+            }
         }
+    };
+    if words < PARALLEL_WORDS {
+        passes();
+    } else {
+        rayon::scope(|_| passes());
     }
     DepthTable {
         win,
