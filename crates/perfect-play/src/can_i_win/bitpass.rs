@@ -116,6 +116,10 @@ impl LowMasks {
         // step per word cost more than the rest of setting the word up.
         let sums = &self.sorted_sums;
         let len = sums.len(); // a power of two
+        // Most words are all open or all finished: no search for them.
+        if limit < sums[0] {
+            return 0;
+        }
         if sums[len - 1] <= limit {
             return self.valid;
         }
@@ -322,6 +326,9 @@ const TILE_BITS: usize = 9;
 const GROUP_BITS: usize = 3;
 const GROUP: usize = 1 << GROUP_BITS;
 
+/// Tiles solved together by [`solve_start`] before they are written back (2 MiB).
+const BATCH_TILES: usize = 512;
+
 /// Bit-planes needed for remoteness up to `n` picks.
 fn depth_planes(n: usize) -> usize {
     (usize::BITS - n.leading_zeros()) as usize
@@ -345,34 +352,23 @@ pub fn solve_depths(
     solve_depths_with(pool, target, misere, TILE_BITS, true, on_progress)
 }
 
-/// The fixed inputs of one depth pass.
-struct DepthPass<'a> {
+/// The moves of one pass: which set it grows, and how a tile's words read the other set.
+struct Moves<'a> {
     masks: &'a LowMasks,
-    /// Whether this pass grows the won set (else the lost set).
+    /// Whether the pass grows the won set (some move into the other set) or the lost set
+    /// (every move into it).
     grow_wins: bool,
-    /// The pass number, written into the planes of the positions it adds.
-    k: u64,
-    planes: usize,
     tile_bits: usize,
 }
 
-impl DepthPass<'_> {
-    /// Grow tile `t` of the growing set (`growing`, with its planes `depth`) from `other`, the
-    /// set this pass reads. Returns whether any position was added, and whether any is still
-    /// undecided.
-    fn tile(
-        &self,
-        t: usize,
-        growing: &mut [u64],
-        depth: &mut [u64],
-        other: &[u64],
-    ) -> (bool, bool) {
+impl Moves<'_> {
+    /// Into `acc`, for each position of tile `t`: whether some move (`grow_wins`) or every move
+    /// leads into `other`.
+    fn gather(&self, t: usize, other: &[u64], acc: &mut [u64]) {
         let m = self.masks;
-        let len = growing.len();
+        let len = acc.len();
         let first = t << self.tile_bits;
         let own = &other[first..first + len];
-        let mut acc = [0u64; 1 << TILE_BITS];
-        let acc = &mut acc[..len];
         // Moves on the low numbers: shifts inside each word. With all six low numbers the
         // shifts and masks are constants and the loop runs on vector registers.
         if m.low_bits == LOW_BITS {
@@ -438,6 +434,49 @@ impl DepthPass<'_> {
             let from = (t ^ (1 << i)) << self.tile_bits;
             self.combine(acc, &other[from..from + len]);
         }
+    }
+
+    /// A won position needs some move into the other set, a lost one every move.
+    #[inline]
+    fn combine(&self, acc: &mut [u64], moved: &[u64]) {
+        if self.grow_wins {
+            for (a, &o) in acc.iter_mut().zip(moved) {
+                *a |= o;
+            }
+        } else {
+            for (a, &o) in acc.iter_mut().zip(moved) {
+                *a &= o;
+            }
+        }
+    }
+}
+
+/// The fixed inputs of one depth pass.
+struct DepthPass<'a> {
+    moves: Moves<'a>,
+    /// The pass number, written into the planes of the positions it adds.
+    k: u64,
+    planes: usize,
+}
+
+impl DepthPass<'_> {
+    /// Grow tile `t` of the growing set (`growing`, with its planes `depth`) from `other`, the
+    /// set this pass reads. Returns whether any position was added, and whether any is still
+    /// undecided.
+    fn tile(
+        &self,
+        t: usize,
+        growing: &mut [u64],
+        depth: &mut [u64],
+        other: &[u64],
+    ) -> (bool, bool) {
+        let m = self.moves.masks;
+        let len = growing.len();
+        let first = t << self.moves.tile_bits;
+        let own = &other[first..first + len];
+        let mut acc = [0u64; 1 << TILE_BITS];
+        let acc = &mut acc[..len];
+        self.moves.gather(t, other, acc);
         let mut added = 0u64;
         let mut undecided = 0u64;
         for ((a, g), &o) in acc.iter_mut().zip(growing.iter_mut()).zip(own) {
@@ -455,20 +494,6 @@ impl DepthPass<'_> {
             }
         }
         (added != 0, undecided != 0)
-    }
-
-    /// A won position needs some move into the other set, a lost one every move.
-    #[inline]
-    fn combine(&self, acc: &mut [u64], moved: &[u64]) {
-        if self.grow_wins {
-            for (a, &o) in acc.iter_mut().zip(moved) {
-                *a |= o;
-            }
-        } else {
-            for (a, &o) in acc.iter_mut().zip(moved) {
-                *a &= o;
-            }
-        }
     }
 }
 
@@ -535,11 +560,13 @@ pub(crate) fn solve_depths_with(
                 (&mut lose, &win)
             };
             let pass = DepthPass {
-                masks: &masks,
-                grow_wins,
+                moves: Moves {
+                    masks: &masks,
+                    grow_wins,
+                    tile_bits,
+                },
                 k,
                 planes,
-                tile_bits,
             };
             type Job<'j> = (usize, ((&'j mut [u64], &'j mut [u64]), &'j mut bool));
             let run = |(t, ((g, d), open)): Job<'_>| {
@@ -590,5 +617,129 @@ pub(crate) fn solve_depths_with(
         planes,
         tile_bits,
         low_bits,
+    }
+}
+
+/// The start's value and the value after each first pick, from [`solve_start`].
+pub struct StartValues {
+    /// Whether the player to move at the start wins, and its remoteness.
+    pub start: (bool, u32),
+    /// The same for the position after picking each number, by index in the pool: whether the
+    /// player then to move wins, and its remoteness (0 when the pick reached the target).
+    pub after_pick: Vec<(bool, u32)>,
+}
+
+/// The start's value and every first pick's, by the layers of [`solve_depths`] in one bit a
+/// position: the [`table_bytes`] of the outcome table and nothing more.
+///
+/// One array holds the wins within `k` picks; it is then overwritten by the losses within
+/// `k + 1` (every move into a win within `k`), then by the wins within `k + 2` (some move into
+/// a loss within `k + 1`), and so on: each set is computed from the other alone. Overwriting in
+/// place is safe when tiles go in descending order, since a tile reads only itself and tiles
+/// without some of its numbers, which come later. The start and the positions one pick from
+/// it take the number of the pass in which they first appear; the passes stop when all have.
+#[must_use]
+pub fn solve_start(
+    pool: &Pool,
+    target: i128,
+    misere: bool,
+    on_progress: &(dyn Fn(u64, u64) + Sync),
+) -> StartValues {
+    solve_start_with(pool, target, misere, TILE_BITS, BATCH_TILES, on_progress)
+}
+
+/// [`solve_start`] with its tile size and the tiles in a batch.
+pub(crate) fn solve_start_with(
+    pool: &Pool,
+    target: i128,
+    misere: bool,
+    tile_bits: usize,
+    batch_tiles: usize,
+    on_progress: &(dyn Fn(u64, u64) + Sync),
+) -> StartValues {
+    let masks = LowMasks::new(pool);
+    let low_bits = masks.low_bits;
+    let words = 1usize << (pool.len() - low_bits);
+    let tile_bits = tile_bits.min(TILE_BITS).min(pool.len() - low_bits);
+    let tile = 1usize << tile_bits;
+    let base_need = target - pool.sum();
+    let high_sums = HighSums::new(pool, low_bits);
+    let finished = |h: usize| masks.sum_at_most(-(base_need + high_sums.of(h as u64)));
+    // Finished positions are lost in 0 for the player to move (won in 0 in misère play), and
+    // belong to every later set of their kind.
+    let finished_wins = misere;
+    let mut set = written_zeros(words);
+    for (h, w) in set.iter_mut().enumerate() {
+        *w = finished(h);
+    }
+    let full = pool.full_mask();
+    let watched: Vec<u64> = std::iter::once(full)
+        .chain(bits(full).map(|i| full & !(1 << i)))
+        .collect();
+    let mut found: Vec<Option<(bool, u32)>> = vec![None; watched.len()];
+    let mut record = |set: &[u64], k: u32, wins: bool| {
+        for (f, &a) in found.iter_mut().zip(&watched) {
+            let word = set[(a >> low_bits) as usize];
+            if f.is_none() && word >> (a & ((1 << low_bits) - 1)) & 1 == 1 {
+                *f = Some((wins, k));
+            }
+        }
+        found.iter().all(Option::is_some)
+    };
+    let mut done = record(&set, 0, finished_wins);
+    let n = pool.len() as u32;
+    let tiles = words / tile;
+    let batch = tiles.min(batch_tiles.next_power_of_two());
+    let mut next = vec![0u64; batch * tile];
+    // Every position is decided within `n` picks, so the start and its picks are too.
+    for k in 1..=n {
+        if done {
+            break;
+        }
+        let grow_wins = (k % 2 == 1) != misere;
+        let moves = Moves {
+            masks: &masks,
+            grow_wins,
+            tile_bits,
+        };
+        // Positions of the other kind are excluded (a loss has no move into a loss; a win is
+        // no loss); finished ones rejoin their kind.
+        let solve_tile = |set: &[u64], t: usize, out: &mut [u64]| {
+            moves.gather(t, set, out);
+            let first = t << tile_bits;
+            for (j, (o, &w)) in out.iter_mut().zip(&set[first..first + tile]).enumerate() {
+                let base = if grow_wins == finished_wins {
+                    finished(first + j)
+                } else {
+                    0
+                };
+                *o = (*o & masks.valid & !w) | base;
+            }
+        };
+        // A batch of tiles is solved from the old set, then written back: the tiles of later
+        // batches never read it, and within a batch nothing is overwritten yet, so the batch's
+        // tiles can share the cores.
+        for end in (1..=tiles / batch).rev().map(|b| b * batch) {
+            let start = end - batch;
+            if words < PARALLEL_WORDS {
+                for (out, t) in next.chunks_mut(tile).zip(start..end) {
+                    solve_tile(&set, t, out);
+                }
+            } else {
+                next.par_chunks_mut(tile)
+                    .zip(start..end)
+                    .for_each(|(out, t)| solve_tile(&set, t, out));
+            }
+            set[start * tile..end * tile].copy_from_slice(&next);
+        }
+        done = record(&set, k, grow_wins);
+        on_progress(u64::from(k), u64::from(n));
+    }
+    let mut values = found
+        .into_iter()
+        .map(|f| f.expect("every position is decided within as many picks as numbers"));
+    StartValues {
+        start: values.next().expect("the start is watched"),
+        after_pick: values.collect(),
     }
 }

@@ -272,10 +272,19 @@ fn choose_method(
     };
     let table_need = if with_remoteness && uses_depths(n, options) {
         bitpass::depth_bytes(n)
+    } else if with_remoteness && uses_start_layers(n, options) {
+        bitpass::table_bytes(n)
     } else {
         bitpass::table_bytes(n.min(63)).saturating_add(walk)
     };
     let table_fits = n <= 36 && table_need <= options.memory_limit;
+    let table_what = if with_remoteness && uses_start_layers(n, options) {
+        "the bit table"
+    } else if with_remoteness && uses_depths(n, options) {
+        "the bit table with every position's remoteness"
+    } else {
+        "the bit table and the remoteness walk"
+    };
     let search_cap = dfs::entries_within(options.memory_limit.saturating_sub(walk));
     let refuse = |bytes: u64, what: &'static str, at_least: bool| CanIWinError::OverMemory {
         at_least: if at_least { "at least " } else { "" },
@@ -288,13 +297,7 @@ fn choose_method(
     let search_need = |reachable: u64| dfs::map_peak_bytes(reachable).saturating_add(walk);
     match options.method {
         Method::BitTable if table_fits => return Ok(Method::BitTable),
-        Method::BitTable => {
-            return Err(refuse(
-                table_need,
-                "the bit table and the remoteness walk",
-                false,
-            ));
-        }
+        Method::BitTable => return Err(refuse(table_need, table_what, false)),
         Method::Search => {
             let reachable = query
                 .pool
@@ -329,11 +332,7 @@ fn choose_method(
         Ok(Method::Search)
     } else if n <= 36 {
         // The table is the way that works: say what it takes.
-        Err(refuse(
-            table_need,
-            "the bit table and the remoteness walk",
-            false,
-        ))
+        Err(refuse(table_need, table_what, false))
     } else {
         // The search count was capped at the limit: it needs at least that much.
         Err(refuse(
@@ -348,7 +347,83 @@ fn choose_method(
 /// ([`bitpass::solve_depths`]): when remoteness is wanted and its bit-planes fit in memory.
 /// Otherwise the outcome table is walked from the start ([`remoteness::Walk`]).
 fn uses_depths(n: usize, options: &Options) -> bool {
-    options.remoteness_limit > 0 && n <= 36 && bitpass::depth_bytes(n) <= options.memory_limit
+    options.remoteness_limit > 0
+        && n <= DEPTHS_MAX_POOL
+        && bitpass::depth_bytes(n) <= options.memory_limit
+}
+
+/// Pools up to this size get the depth table (at 28 numbers 234 MiB, 0.6 s); larger ones the
+/// start's layers in one bit a position, one sub-pool along the best line at a time.
+const DEPTHS_MAX_POOL: usize = 28;
+
+/// Whether the table method finds remoteness by [`bitpass::solve_start`], in the memory of the
+/// outcome table: when remoteness is wanted and the depth table is not used.
+fn uses_start_layers(n: usize, options: &Options) -> bool {
+    options.remoteness_limit > 0 && !uses_depths(n, options) && n <= 36
+}
+
+/// The full analysis from the start's layers ([`bitpass::solve_start`]): the start and every
+/// first pick exactly; the best line takes its first pick from those, and the rest from the
+/// analysis of the position it leads to, a pool of one number fewer (half the table, so the
+/// whole line costs at most twice the start's solve).
+fn analysis_from_start(
+    query: &CanIWin,
+    options: &Options,
+    on_progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<Analysis, CanIWinError> {
+    let values = query.pool.values();
+    let full = query.pool.full_mask();
+    let start = bitpass::solve_start(&query.pool, query.target, query.misere, on_progress);
+    let (first_wins, remoteness) = start.start;
+    let moves: Vec<FirstMove> = (0..values.len())
+        .map(|i| {
+            let (outcome, r) = match query.pool_move(full, i) {
+                MoveEffect::Finishes => (query.finishing_outcome(), 1),
+                MoveEffect::Continues => {
+                    let (wins, r) = start.after_pick[i];
+                    (if wins { Outcome::Loss } else { Outcome::Win }, r + 1)
+                }
+            };
+            FirstMove {
+                pick: values[i],
+                outcome,
+                remoteness: Some(r),
+            }
+        })
+        .collect();
+    // The winner's fastest winning pick, the loser's slowest, the first in the pool's order
+    // among equals: the same rule as the depth table's line.
+    let mut chosen: Option<(usize, u32)> = None;
+    for (i, m) in moves.iter().enumerate() {
+        let r = m.remoteness.unwrap_or(0);
+        if (m.outcome == Outcome::Win) != first_wins {
+            continue;
+        }
+        if chosen.is_none_or(|(_, b)| if first_wins { r < b } else { r > b }) {
+            chosen = Some((i, r));
+        }
+    }
+    let mut best_line = Vec::new();
+    if let Some((i, _)) = chosen {
+        best_line.push(values[i]);
+        if matches!(query.pool_move(full, i), MoveEffect::Continues) {
+            let rest = full & !(1 << i);
+            let next = CanIWin {
+                pool: Pool::new(bits(rest).map(|j| values[j]).collect())?,
+                target: query.need(rest),
+                misere: query.misere,
+            };
+            best_line.extend(analyse_with_progress(&next, options, &|_, _| {})?.best_line);
+        }
+    }
+    Ok(Analysis::solved(
+        first_wins,
+        Some(remoteness),
+        moves,
+        best_line,
+        1u64 << values.len().min(63),
+        Method::BitTable,
+    ))
 }
 
 /// The full analysis read off the depth table: every value and remoteness is exact.
@@ -542,6 +617,9 @@ pub fn analyse_with_progress(
     if method == Method::BitTable && uses_depths(query.pool.len(), options) {
         let table = bitpass::solve_depths(&query.pool, query.target, query.misere, on_progress);
         return Ok(analysis_from_depths(query, &table));
+    }
+    if method == Method::BitTable && uses_start_layers(query.pool.len(), options) {
+        return analysis_from_start(query, options, on_progress);
     }
     let mut oracle = build_oracle(query, options, method, on_progress);
     let full = query.pool.full_mask();
