@@ -19,6 +19,7 @@
 
 use super::pool::{Pool, bits};
 use rayon::prelude::*;
+use rustc_hash::FxHashMap;
 
 /// Low numbers packed into one word.
 const LOW_BITS: usize = 6;
@@ -620,32 +621,68 @@ pub(crate) fn solve_depths_with(
     }
 }
 
-/// The start's value and the value after each first pick, from [`solve_start`].
+/// Values of positions near the start, from [`solve_start`].
 pub struct StartValues {
-    /// Whether the player to move at the start wins, and its remoteness.
-    pub start: (bool, u32),
-    /// The same for the position after picking each number, by index in the pool: whether the
-    /// player then to move wins, and its remoteness (0 when the pick reached the target).
-    pub after_pick: Vec<(bool, u32)>,
+    values: FxHashMap<u64, (bool, u32)>,
 }
 
-/// The start's value and every first pick's, by the layers of [`solve_depths`] in one bit a
-/// position: the [`table_bytes`] of the outcome table and nothing more.
+impl StartValues {
+    /// Whether the player to move with the numbers of `available` left wins, and the
+    /// remoteness: known for the start and every position one pick from it; for positions up
+    /// to the depth asked, when decided by then (the others are slower than any line of
+    /// perfect play through them from the start).
+    #[must_use]
+    pub fn value(&self, available: u64) -> Option<(bool, u32)> {
+        self.values.get(&available).copied()
+    }
+}
+
+/// The start's value and the values of the positions up to `depth` picks from it (at least
+/// one), by the layers of [`solve_depths`] in one bit a position: the [`table_bytes`] of the
+/// outcome table and nothing more.
 ///
 /// One array holds the wins within `k` picks; it is then overwritten by the losses within
 /// `k + 1` (every move into a win within `k`), then by the wins within `k + 2` (some move into
 /// a loss within `k + 1`), and so on: each set is computed from the other alone. Overwriting in
 /// place is safe when tiles go in descending order, since a tile reads only itself and tiles
-/// without some of its numbers, which come later. The start and the positions one pick from
-/// it take the number of the pass in which they first appear; the passes stop when all have.
+/// without some of its numbers, which come later. Watched positions take the number of the
+/// pass in which they first appear; the passes stop when the start and all positions one pick
+/// from it have.
 #[must_use]
 pub fn solve_start(
     pool: &Pool,
     target: i128,
     misere: bool,
+    depth: usize,
     on_progress: &(dyn Fn(u64, u64) + Sync),
 ) -> StartValues {
-    solve_start_with(pool, target, misere, TILE_BITS, BATCH_TILES, on_progress)
+    solve_start_with(
+        pool,
+        target,
+        misere,
+        depth,
+        TILE_BITS,
+        BATCH_TILES,
+        on_progress,
+    )
+}
+
+/// `available` and every subset of it without at most `depth` of its numbers, nearest first.
+fn near(available: u64, depth: usize) -> Vec<u64> {
+    let mut out = vec![available];
+    let mut level = vec![(available, u64::MAX)];
+    for _ in 0..depth {
+        let mut next = Vec::new();
+        for &(a, below) in &level {
+            // Remove numbers in increasing index order, each set once.
+            for i in bits(a & below) {
+                next.push((a & !(1 << i), (1u64 << i) - 1));
+            }
+        }
+        out.extend(next.iter().map(|&(a, _)| a));
+        level = next;
+    }
+    out
 }
 
 /// [`solve_start`] with its tile size and the tiles in a batch.
@@ -653,6 +690,7 @@ pub(crate) fn solve_start_with(
     pool: &Pool,
     target: i128,
     misere: bool,
+    depth: usize,
     tile_bits: usize,
     batch_tiles: usize,
     on_progress: &(dyn Fn(u64, u64) + Sync),
@@ -673,9 +711,10 @@ pub(crate) fn solve_start_with(
         *w = finished(h);
     }
     let full = pool.full_mask();
-    let watched: Vec<u64> = std::iter::once(full)
-        .chain(bits(full).map(|i| full & !(1 << i)))
-        .collect();
+    // The start and the positions one pick from it come first: the passes stop when those are
+    // decided.
+    let watched = near(full, depth.max(1));
+    let needed = 1 + pool.len();
     let mut found: Vec<Option<(bool, u32)>> = vec![None; watched.len()];
     let mut record = |set: &[u64], k: u32, wins: bool| {
         for (f, &a) in found.iter_mut().zip(&watched) {
@@ -684,7 +723,7 @@ pub(crate) fn solve_start_with(
                 *f = Some((wins, k));
             }
         }
-        found.iter().all(Option::is_some)
+        found[..needed].iter().all(Option::is_some)
     };
     let mut done = record(&set, 0, finished_wins);
     let n = pool.len() as u32;
@@ -707,12 +746,12 @@ pub(crate) fn solve_start_with(
         let solve_tile = |set: &[u64], t: usize, out: &mut [u64]| {
             moves.gather(t, set, out);
             let first = t << tile_bits;
+            // The tile's least need is at its first word (its own numbers all picked): when that
+            // is still positive, no position in it is finished.
+            let any_finished =
+                grow_wins == finished_wins && base_need + high_sums.of(first as u64) <= 0;
             for (j, (o, &w)) in out.iter_mut().zip(&set[first..first + tile]).enumerate() {
-                let base = if grow_wins == finished_wins {
-                    finished(first + j)
-                } else {
-                    0
-                };
+                let base = if any_finished { finished(first + j) } else { 0 };
                 *o = (*o & masks.valid & !w) | base;
             }
         };
@@ -735,11 +774,11 @@ pub(crate) fn solve_start_with(
         done = record(&set, k, grow_wins);
         on_progress(u64::from(k), u64::from(n));
     }
-    let mut values = found
-        .into_iter()
-        .map(|f| f.expect("every position is decided within as many picks as numbers"));
     StartValues {
-        start: values.next().expect("the start is watched"),
-        after_pick: values.collect(),
+        values: watched
+            .into_iter()
+            .zip(found)
+            .filter_map(|(a, f)| Some((a, f?)))
+            .collect(),
     }
 }

@@ -362,28 +362,50 @@ fn uses_start_layers(n: usize, options: &Options) -> bool {
     options.remoteness_limit > 0 && !uses_depths(n, options) && n <= 36
 }
 
+/// Picks from the start whose positions [`analysis_from_start`] watches: down to the depth
+/// table's size, at most this many, so the line's rest is one depth-table solve.
+const WATCH_MAX_DEPTH: usize = 4;
+
 /// The full analysis from the start's layers ([`bitpass::solve_start`]): the start and every
-/// first pick exactly; the best line takes its first pick from those, and the rest from the
-/// analysis of the position it leads to, a pool of one number fewer (half the table, so the
-/// whole line costs at most twice the start's solve).
+/// first pick exactly. The best line follows the watched positions near the start (the same
+/// rule as the depth table's line), then goes on with the analysis of the position reached, a
+/// pool `depth` numbers smaller: for 32 numbers, the depth table of 28.
 fn analysis_from_start(
     query: &CanIWin,
     options: &Options,
     on_progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<Analysis, CanIWinError> {
+    let depth = query
+        .pool
+        .len()
+        .saturating_sub(DEPTHS_MAX_POOL)
+        .clamp(1, WATCH_MAX_DEPTH);
+    analysis_from_start_at(query, options, depth, on_progress)
+}
+
+/// [`analysis_from_start`] watching the positions up to `depth` picks from the start.
+fn analysis_from_start_at(
+    query: &CanIWin,
+    options: &Options,
+    depth: usize,
+    on_progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<Analysis, CanIWinError> {
     let values = query.pool.values();
     let full = query.pool.full_mask();
-    let start = bitpass::solve_start(&query.pool, query.target, query.misere, on_progress);
-    let (first_wins, remoteness) = start.start;
+    let near = bitpass::solve_start(&query.pool, query.target, query.misere, depth, on_progress);
+    // A move's outcome and remoteness for the player who makes it; `None` for a move into a
+    // position left undecided, slower than any the start's perfect play reaches.
+    let move_value = |available: u64, i: usize| match query.pool_move(available, i) {
+        MoveEffect::Finishes => Some((query.finishing_outcome(), 1)),
+        MoveEffect::Continues => near.value(available & !(1 << i)).map(|(wins, r)| {
+            let outcome = if wins { Outcome::Loss } else { Outcome::Win };
+            (outcome, r + 1)
+        }),
+    };
+    let (first_wins, remoteness) = near.value(full).expect("the passes decide the start");
     let moves: Vec<FirstMove> = (0..values.len())
         .map(|i| {
-            let (outcome, r) = match query.pool_move(full, i) {
-                MoveEffect::Finishes => (query.finishing_outcome(), 1),
-                MoveEffect::Continues => {
-                    let (wins, r) = start.after_pick[i];
-                    (if wins { Outcome::Loss } else { Outcome::Win }, r + 1)
-                }
-            };
+            let (outcome, r) = move_value(full, i).expect("the passes decide every first pick");
             FirstMove {
                 pick: values[i],
                 outcome,
@@ -392,29 +414,40 @@ fn analysis_from_start(
         })
         .collect();
     // The winner's fastest winning pick, the loser's slowest, the first in the pool's order
-    // among equals: the same rule as the depth table's line.
-    let mut chosen: Option<(usize, u32)> = None;
-    for (i, m) in moves.iter().enumerate() {
-        let r = m.remoteness.unwrap_or(0);
-        if (m.outcome == Outcome::Win) != first_wins {
-            continue;
-        }
-        if chosen.is_none_or(|(_, b)| if first_wins { r < b } else { r > b }) {
-            chosen = Some((i, r));
-        }
-    }
+    // among equals.
     let mut best_line = Vec::new();
-    if let Some((i, _)) = chosen {
-        best_line.push(values[i]);
-        if matches!(query.pool_move(full, i), MoveEffect::Continues) {
-            let rest = full & !(1 << i);
-            let next = CanIWin {
-                pool: Pool::new(bits(rest).map(|j| values[j]).collect())?,
-                target: query.need(rest),
-                misere: query.misere,
+    let mut available = full;
+    for _ in 0..depth {
+        let Some((wins, _)) = near.value(available) else {
+            break;
+        };
+        let mut chosen: Option<(usize, u32)> = None;
+        for i in bits(available) {
+            let Some((outcome, r)) = move_value(available, i) else {
+                continue;
             };
-            best_line.extend(analyse_with_progress(&next, options, &|_, _| {})?.best_line);
+            if (outcome == Outcome::Win) != wins {
+                continue;
+            }
+            if chosen.is_none_or(|(_, b)| if wins { r < b } else { r > b }) {
+                chosen = Some((i, r));
+            }
         }
+        let Some((i, _)) = chosen else { break };
+        best_line.push(values[i]);
+        if matches!(query.pool_move(available, i), MoveEffect::Finishes) {
+            available = 0;
+            break;
+        }
+        available &= !(1 << i);
+    }
+    if available != 0 && best_line.len() == depth {
+        let next = CanIWin {
+            pool: Pool::new(bits(available).map(|j| values[j]).collect())?,
+            target: query.need(available),
+            misere: query.misere,
+        };
+        best_line.extend(analyse_with_progress(&next, options, &|_, _| {})?.best_line);
     }
     Ok(Analysis::solved(
         first_wins,

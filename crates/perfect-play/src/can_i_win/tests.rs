@@ -337,8 +337,11 @@ fn start_layers_agree_with_the_depth_table() {
             };
             let ctx = format!("{:?} {target} misère {misere}", pool.values());
             let by_depths = analyse(&query, &forced(Method::BitTable)).unwrap();
-            let by_start = analysis_from_start(&query, &Options::default(), &|_, _| {}).unwrap();
-            assert_eq!(by_start, by_depths, "{ctx}");
+            for depth in 1..=4 {
+                let by_start =
+                    analysis_from_start_at(&query, &Options::default(), depth, &|_, _| {}).unwrap();
+                assert_eq!(by_start, by_depths, "{ctx} depth {depth}");
+            }
         }
     }
 }
@@ -350,10 +353,23 @@ fn start_layers_agree_across_tiles_and_batches() {
     for (max, target) in [(16u32, 70i128), (16, 101), (13, 60)] {
         for misere in [false, true] {
             let pool = Pool::up_to(max).unwrap();
+            let full = pool.full_mask();
             let solve = |tile_bits, batch| {
-                let v =
-                    bitpass::solve_start_with(&pool, target, misere, tile_bits, batch, &|_, _| {});
-                (v.start, v.after_pick)
+                let v = bitpass::solve_start_with(
+                    &pool,
+                    target,
+                    misere,
+                    3,
+                    tile_bits,
+                    batch,
+                    &|_, _| {},
+                );
+                assert!(v.value(full).is_some());
+                // Every position up to two picks from the start (within the three watched).
+                (0..max)
+                    .flat_map(|i| (0..max).map(move |j| full & !(1 << i) & !(1 << j)))
+                    .map(|a| v.value(a))
+                    .collect::<Vec<_>>()
             };
             let reference = solve(9, 512);
             for tile_bits in 0..4 {
