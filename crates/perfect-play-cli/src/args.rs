@@ -563,10 +563,11 @@ pub struct CanIWinArgs {
     pub method: MethodArg,
 
     /// 0: no remoteness at all (outcome and a winning line only). Otherwise remoteness is exact
-    /// for every pool whose layered table (2 + log2(MAX) bits a position: 32 numbers in 4G)
-    /// fits --memory-limit; past that, or with --method search, a walk from the start finds
-    /// it, visiting at most N positions (default 2000000; past them remoteness is null). The
-    /// walk's memory counts against --memory-limit, so a limit it cannot fit is refused.
+    /// for every pool of up to 36 numbers whose bit table fits --memory-limit (up to 28
+    /// numbers a layered table of up to 7 bits a position, past 28 one bit a position: 32
+    /// numbers in 512M). With --method search, a walk from the start finds it, visiting at most N
+    /// positions (default 2000000; past them remoteness is null). The walk's memory counts
+    /// against --memory-limit, so a limit it cannot fit is refused.
     #[arg(long, value_name = "N", value_parser = parse_count)]
     pub remoteness_limit: Option<u64>,
 }

@@ -16,6 +16,12 @@
 //! - *Whole finished words skipped.* Words whose 64 subsets are all finished are filled directly.
 //! - *Two cores.* Words are grouped in blocks by the top bits of `H`; a block depends only on the
 //!   blocks whose index is a sub-mask of its own, so blocks of equal popcount run in parallel.
+//!
+//! Remoteness comes from layers instead: pass `k` adds the positions decided in `k` picks, and
+//! within a pass every word is independent, so a pass goes a tile of words at a time in slice
+//! operations ([`solve_depths`], every position's remoteness in bit-planes). Past 28 numbers
+//! [`solve_start`] does the same passes in one bit a position, overwriting the set in place,
+//! and keeps only the values of the positions near the start.
 
 use super::pool::{Pool, bits};
 use rayon::prelude::*;
@@ -101,6 +107,7 @@ impl LowMasks {
             acc |= 1 << l;
             at_most.push(acc);
         }
+        debug_assert!(low_bits < LOW_BITS || without == WITHOUT);
         LowMasks {
             low_bits,
             valid,
