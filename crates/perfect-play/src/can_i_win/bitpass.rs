@@ -170,13 +170,48 @@ impl HighSums {
     }
 }
 
+/// What is left to reach the target at each word's empty low part, the least in the word:
+/// `need(A) = base_need + sum(A)`, the target minus what has been picked.
+struct WordNeeds {
+    high_sums: HighSums,
+    base_need: i128,
+}
+
+impl WordNeeds {
+    fn new(pool: &Pool, target: i128, low_bits: usize) -> WordNeeds {
+        WordNeeds {
+            high_sums: HighSums::new(pool, low_bits),
+            base_need: target - pool.sum(),
+        }
+    }
+
+    #[inline]
+    fn least(&self, h: u64) -> i128 {
+        self.base_need + self.high_sums.of(h)
+    }
+
+    /// The positions of word `h` whose need is met: the previous player reached the target.
+    /// need(H ∪ L) <= 0  <=>  sum(L) <= -need(H).
+    #[inline]
+    fn finished(&self, masks: &LowMasks, h: u64) -> u64 {
+        masks.sum_at_most(-self.least(h))
+    }
+
+    /// Every word's finished positions, written up front (see [`written_zeros`]).
+    fn finished_table(&self, masks: &LowMasks, words: usize) -> Vec<u64> {
+        let mut table = written_zeros(words);
+        for (h, w) in table.iter_mut().enumerate() {
+            *w = self.finished(masks, h as u64);
+        }
+        table
+    }
+}
+
 /// The numbers that decide one word: the pool, the rule, and the need at the empty low part.
 struct Pass {
     masks: LowMasks,
-    high_sums: HighSums,
+    needs: WordNeeds,
     misere: bool,
-    /// `need(A) = base_need + sum(A)`: the target minus what has been picked.
-    base_need: i128,
 }
 
 impl Pass {
@@ -184,9 +219,7 @@ impl Pass {
     #[inline]
     fn word(&self, h: u64, high_moves: u64) -> u64 {
         let m = &self.masks;
-        let need_h = self.base_need + self.high_sums.of(h);
-        // need(H ∪ L) <= 0  <=>  sum(L) <= -need_h: the previous player has reached the target.
-        let finished = m.sum_at_most(-need_h);
+        let finished = self.needs.finished(m, h);
         let finished_value = if self.misere { finished } else { 0 };
         if finished == m.valid {
             return finished_value;
@@ -221,10 +254,9 @@ pub fn solve(
     let inner_bits = high_bits - block_bits;
     let block_len = 1usize << inner_bits;
     let pass = Pass {
-        high_sums: HighSums::new(pool, masks.low_bits),
+        needs: WordNeeds::new(pool, target, low_bits),
         masks,
         misere,
-        base_need: target - pool.sum(),
     };
 
     let block_count = 1usize << block_bits;
@@ -534,19 +566,13 @@ pub(crate) fn solve_depths_with(
     let tile_bits = tile_bits.min(TILE_BITS).min(pool.len() - low_bits);
     let tile = 1usize << tile_bits;
     let planes = depth_planes(pool.len());
-    let base_need = target - pool.sum();
-    let high_sums = HighSums::new(pool, low_bits);
     // Finished positions: lost in 0 for the player to move (won in 0 in misère play).
-    let finished = |h: usize| -> u64 {
-        let need_h = base_need + high_sums.of(h as u64);
-        masks.sum_at_most(-need_h)
+    let finished = WordNeeds::new(pool, target, low_bits).finished_table(&masks, words);
+    let (mut win, mut lose) = if misere {
+        (finished, written_zeros(words))
+    } else {
+        (written_zeros(words), finished)
     };
-    let mut win = written_zeros(words);
-    let mut lose = written_zeros(words);
-    let zero = if misere { &mut win } else { &mut lose };
-    for (h, w) in zero.iter_mut().enumerate() {
-        *w = finished(h);
-    }
     let mut depth = written_zeros(words * planes);
     // Tiles with no undecided position left are skipped.
     let mut open = vec![true; words / tile];
@@ -707,16 +733,11 @@ pub(crate) fn solve_start_with(
     let words = 1usize << (pool.len() - low_bits);
     let tile_bits = tile_bits.min(TILE_BITS).min(pool.len() - low_bits);
     let tile = 1usize << tile_bits;
-    let base_need = target - pool.sum();
-    let high_sums = HighSums::new(pool, low_bits);
-    let finished = |h: usize| masks.sum_at_most(-(base_need + high_sums.of(h as u64)));
+    let needs = WordNeeds::new(pool, target, low_bits);
     // Finished positions are lost in 0 for the player to move (won in 0 in misère play), and
     // belong to every later set of their kind.
     let finished_wins = misere;
-    let mut set = written_zeros(words);
-    for (h, w) in set.iter_mut().enumerate() {
-        *w = finished(h);
-    }
+    let mut set = needs.finished_table(&masks, words);
     let full = pool.full_mask();
     // The start and the positions one pick from it come first: the passes stop when those are
     // decided.
@@ -755,10 +776,13 @@ pub(crate) fn solve_start_with(
             let first = t << tile_bits;
             // The tile's least need is at its first word (its own numbers all picked): when that
             // is still positive, no position in it is finished.
-            let any_finished =
-                grow_wins == finished_wins && base_need + high_sums.of(first as u64) <= 0;
+            let any_finished = grow_wins == finished_wins && needs.least(first as u64) <= 0;
             for (j, (o, &w)) in out.iter_mut().zip(&set[first..first + tile]).enumerate() {
-                let base = if any_finished { finished(first + j) } else { 0 };
+                let base = if any_finished {
+                    needs.finished(&masks, (first + j) as u64)
+                } else {
+                    0
+                };
                 *o = (*o & masks.valid & !w) | base;
             }
         };

@@ -390,22 +390,49 @@ fn analysis_from_start_at(
     depth: usize,
     on_progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<Analysis, CanIWinError> {
+    let near = bitpass::solve_start(&query.pool, query.target, query.misere, depth, on_progress);
+    let (mut analysis, reached) = analysis_from_values(query, &|a| near.value(a), depth);
+    if reached != 0 {
+        let next = CanIWin {
+            pool: Pool::new(bits(reached).map(|j| query.pool.value(j)).collect())?,
+            target: query.need(reached),
+            misere: query.misere,
+        };
+        let rest = analyse_with_progress(&next, options, &|_, _| {})?.best_line;
+        analysis.best_line.extend(rest);
+    }
+    Ok(analysis)
+}
+
+/// The full analysis read off the depth table: every value and remoteness is exact.
+fn analysis_from_depths(query: &CanIWin, table: &bitpass::DepthTable) -> Analysis {
+    analysis_from_values(query, &|a| table.value(a), usize::MAX).0
+}
+
+/// The analysis read off `value` (whether the player to move with `available` left wins, and
+/// the remoteness; `None` for a position the passes left undecided, slower than any that
+/// perfect play from the start reaches): the start, every first pick, and at most `line_picks`
+/// of the best line. Also the position where the line stopped short of the end, or 0.
+fn analysis_from_values(
+    query: &CanIWin,
+    value: &dyn Fn(u64) -> Option<(bool, u32)>,
+    line_picks: usize,
+) -> (Analysis, u64) {
     let values = query.pool.values();
     let full = query.pool.full_mask();
-    let near = bitpass::solve_start(&query.pool, query.target, query.misere, depth, on_progress);
-    // A move's outcome and remoteness for the player who makes it; `None` for a move into a
-    // position left undecided, slower than any the start's perfect play reaches.
+    // A move's outcome and remoteness for the player who makes it.
     let move_value = |available: u64, i: usize| match query.pool_move(available, i) {
         MoveEffect::Finishes => Some((query.finishing_outcome(), 1)),
-        MoveEffect::Continues => near.value(available & !(1 << i)).map(|(wins, r)| {
+        MoveEffect::Continues => value(available & !(1 << i)).map(|(wins, r)| {
             let outcome = if wins { Outcome::Loss } else { Outcome::Win };
             (outcome, r + 1)
         }),
     };
-    let (first_wins, remoteness) = near.value(full).expect("the passes decide the start");
+    let (first_wins, remoteness) = value(full).expect("the passes run until the start is decided");
     let moves: Vec<FirstMove> = (0..values.len())
         .map(|i| {
-            let (outcome, r) = move_value(full, i).expect("the passes decide every first pick");
+            let (outcome, r) =
+                move_value(full, i).expect("the passes run until every first pick is decided");
             FirstMove {
                 pick: values[i],
                 outcome,
@@ -413,12 +440,12 @@ fn analysis_from_start_at(
             }
         })
         .collect();
-    // The winner's fastest winning pick, the loser's slowest, the first in the pool's order
-    // among equals.
+    // The line: the winner's fastest winning move, the loser's slowest move, the first in
+    // the pool's order among equals.
     let mut best_line = Vec::new();
     let mut available = full;
-    for _ in 0..depth {
-        let Some((wins, _)) = near.value(available) else {
+    while available != 0 && best_line.len() < line_picks {
+        let Some((wins, _)) = value(available) else {
             break;
         };
         let mut chosen: Option<(usize, u32)> = None;
@@ -437,91 +464,19 @@ fn analysis_from_start_at(
         best_line.push(values[i]);
         if matches!(query.pool_move(available, i), MoveEffect::Finishes) {
             available = 0;
-            break;
+        } else {
+            available &= !(1 << i);
         }
-        available &= !(1 << i);
     }
-    if available != 0 && best_line.len() == depth {
-        let next = CanIWin {
-            pool: Pool::new(bits(available).map(|j| values[j]).collect())?,
-            target: query.need(available),
-            misere: query.misere,
-        };
-        best_line.extend(analyse_with_progress(&next, options, &|_, _| {})?.best_line);
-    }
-    Ok(Analysis::solved(
+    let analysis = Analysis::solved(
         first_wins,
         Some(remoteness),
         moves,
         best_line,
         1u64 << values.len().min(63),
         Method::BitTable,
-    ))
-}
-
-/// The full analysis read off the depth table: every value and remoteness is exact.
-fn analysis_from_depths(query: &CanIWin, table: &bitpass::DepthTable) -> Analysis {
-    let values = query.pool.values();
-    let full = query.pool.full_mask();
-    // A move's outcome and remoteness for the player who makes it; `None` for a move into a
-    // position the passes left undecided, slower than any the start's perfect play reaches.
-    let move_value = |available: u64, i: usize| match query.pool_move(available, i) {
-        MoveEffect::Finishes => Some((query.finishing_outcome(), 1)),
-        MoveEffect::Continues => table.value(available & !(1 << i)).map(|(wins, r)| {
-            let outcome = if wins { Outcome::Loss } else { Outcome::Win };
-            (outcome, r + 1)
-        }),
-    };
-    let (first_wins, remoteness) = table
-        .value(full)
-        .expect("the passes run until the start is decided");
-    let moves: Vec<FirstMove> = (0..values.len())
-        .map(|i| {
-            let (outcome, r) =
-                move_value(full, i).expect("the passes run until every first pick is decided");
-            FirstMove {
-                pick: values[i],
-                outcome,
-                remoteness: Some(r),
-            }
-        })
-        .collect();
-    // The line: the winner's fastest winning move, the loser's slowest move, the first in
-    // the pool's order among equals.
-    let mut best_line = Vec::new();
-    let mut available = full;
-    while available != 0 {
-        let Some((wins, _)) = table.value(available) else {
-            break;
-        };
-        let mut chosen: Option<(usize, u32)> = None;
-        for i in bits(available) {
-            let Some((outcome, r)) = move_value(available, i) else {
-                continue;
-            };
-            if (outcome == Outcome::Win) != wins {
-                continue;
-            }
-            let better = chosen.is_none_or(|(_, b)| if wins { r < b } else { r > b });
-            if better {
-                chosen = Some((i, r));
-            }
-        }
-        let Some((i, _)) = chosen else { break };
-        best_line.push(values[i]);
-        if matches!(query.pool_move(available, i), MoveEffect::Finishes) {
-            break;
-        }
-        available &= !(1 << i);
-    }
-    Analysis::solved(
-        first_wins,
-        Some(remoteness),
-        moves,
-        best_line,
-        1u64 << values.len().min(63),
-        Method::BitTable,
-    )
+    );
+    (analysis, available)
 }
 
 /// Seconds the bit table takes for a pool of `n` numbers on this kind of machine (1.5 s
