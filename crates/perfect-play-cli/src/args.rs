@@ -490,7 +490,9 @@ pub struct OctalArgs {
     pub heaps: Vec<String>,
 
     /// Compute Grundy values of heaps 0..=N at most (default: the largest heap, at least 65536
-    /// and at most 1048576; a larger heap without a proven period needs --upto).
+    /// and at most 1048576; a larger heap without a proven period needs --upto). Values take
+    /// two bytes each up to 2^30 heaps and about one beyond (or wherever two do not fit
+    /// --memory-limit): any N whose values fit the limit is accepted.
     #[arg(long, value_name = "N", value_parser = parse_count)]
     pub upto: Option<u64>,
 

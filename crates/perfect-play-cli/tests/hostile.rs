@@ -152,11 +152,11 @@ fn refusals_give_the_true_figure() {
         "octal",
         "0.6",
         "--upto",
-        "1000000000",
+        "2000000000",
         "--memory-limit",
         "1G",
     ]);
-    assert!(err.contains("1.9 GiB"), "{err}");
+    assert!(err.contains("1.9 GiB") && err.contains("7.5 GiB"), "{err}");
 }
 
 #[test]

@@ -154,3 +154,31 @@ fn ctrl_c_saves_the_values_and_the_same_checkpoint_goes_on_to_the_same_values() 
     assert!(other.contains("not a checkpoint"), "{other}");
     std::fs::remove_file(&path).unwrap();
 }
+
+/// Past 2^30 heaps the values take a byte each: --upto is bounded by --memory-limit, not by a
+/// fixed size. Kayles proves its period at once, so these runs end in milliseconds whatever
+/// their --upto.
+#[test]
+fn upto_past_two_to_the_thirty_is_bounded_by_the_memory_limit() {
+    // 2 x 10^9 heaps at a byte each fit the default 2 GiB.
+    let v = json(&["octal", "0.77", "--upto", "2000000000", "1000000000000"]);
+    assert_eq!(v["period"], json!({"preperiod": 71, "period": 12}));
+    assert_eq!(v["grundy"], json!([1]));
+    // 3 x 10^9 do not: refused with the figure and the way around.
+    let err = assert_bad_input(&["octal", "0.77", "--upto", "3000000000"]);
+    assert!(
+        err.contains("a byte a heap") && err.contains("raise --memory-limit"),
+        "{err}"
+    );
+    // Under a larger limit they are accepted.
+    let v = json(&[
+        "octal",
+        "0.77",
+        "--upto",
+        "3000000000",
+        "--memory-limit",
+        "4G",
+        "5",
+    ]);
+    assert_eq!(v["grundy"], json!([4]));
+}

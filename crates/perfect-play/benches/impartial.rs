@@ -18,6 +18,7 @@ fn grundys_game(c: &mut Criterion) {
             upto,
             full: true,
             method,
+            ..Options::default()
         };
         group.bench_function(name, |b| {
             b.iter(|| {

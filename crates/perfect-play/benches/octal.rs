@@ -23,6 +23,7 @@ fn grundy_values(c: &mut Criterion) {
                 upto,
                 full: true,
                 method,
+                ..Options::default()
             };
             group.bench_function(name, |b| {
                 b.iter(|| {

@@ -17,7 +17,7 @@ fn main() {
     } else {
         m.extend(n, &mut |_| true);
     }
-    let sum: u64 = m.values().iter().map(|&v| u64::from(v)).sum();
+    let sum: u64 = m.values().iter().map(u64::from).sum();
     println!(
         "{}: {} values (sum {sum}), search steps {}, rare steps {}, {:.2} s",
         args[0],

@@ -20,6 +20,18 @@ pub(crate) fn replace(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     std::fs::rename(&temporary, path)
 }
 
+/// Replace the file at `path` with what `write` writes into a new file (which it may seek in).
+pub(crate) fn replace_with(
+    path: &Path,
+    write: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let temporary = temporary_path(path);
+    let mut file = std::fs::File::create(&temporary)?;
+    write(&mut file)?;
+    file.sync_data()?;
+    std::fs::rename(&temporary, path)
+}
+
 /// The number a file stores little-endian in `bytes` (up to eight).
 pub(crate) fn little_endian(bytes: &[u8]) -> u64 {
     bytes.iter().rev().fold(0u64, |n, &b| n << 8 | u64::from(b))

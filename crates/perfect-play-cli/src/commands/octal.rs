@@ -8,7 +8,7 @@ use crate::progress;
 use num_bigint::BigUint;
 use perfect_play::Outcome;
 use perfect_play::octal::{
-    self, GrundyCheckpoint, GrundySequence, Method, OctalCode, OctalMove, Options,
+    self, GrundyCheckpoint, GrundySequence, Method, OctalCode, OctalMove, Options, Storage,
 };
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -29,8 +29,29 @@ const HEXADECIMAL_UPTO: u64 = 1024;
 /// Time a value costs at worst, measured on Grundy's game to 10^6.
 const SECONDS_PER_VALUE: f64 = 3.5e-6;
 
-/// Bytes a computed value takes.
-const BYTES_PER_VALUE: u64 = 2;
+/// The memory a run may take unless --memory-limit says otherwise.
+const DEFAULT_MEMORY_LIMIT: u64 = 2 << 30;
+
+/// Two bytes a value where they fit the limit (and up to [`octal::MAX_WIDE_UPTO`]), one byte
+/// a value where only that fits; a refusal with both figures where neither does.
+fn storage_within(upto: u64, memory_limit: u64) -> Result<Storage, CommandError> {
+    let wide = octal::table_bytes(upto, Storage::Wide);
+    if upto <= octal::MAX_WIDE_UPTO && wide <= memory_limit {
+        return Ok(Storage::Wide);
+    }
+    let packed = Storage::Packed(octal::Packing::default());
+    let needed = octal::table_bytes(upto, packed);
+    if needed <= memory_limit {
+        return Ok(packed);
+    }
+    Err(format!(
+        "--upto {upto} needs about {} for the values (about a byte a heap; {} with two-byte values), above the memory limit of {}; raise --memory-limit or lower --upto",
+        perfect_play::parse::human_size(needed),
+        perfect_play::parse::human_size(wide),
+        perfect_play::parse::human_size(memory_limit)
+    )
+    .into())
+}
 
 pub fn run(args: &OctalArgs, budget: Budget, quiet: bool) -> Result<Output, CommandError> {
     let code: OctalCode = if args.code.trim() == "grundy" {
@@ -77,16 +98,8 @@ pub fn run(args: &OctalArgs, budget: Budget, quiet: bool) -> Result<Output, Comm
     if upto > octal::MAX_UPTO {
         return Err(octal::OctalError::UptoTooLarge(upto).into());
     }
-    let memory_limit = budget.memory(2 << 30);
-    let needed = (upto + 1).saturating_mul(BYTES_PER_VALUE);
-    if needed > memory_limit {
-        return Err(format!(
-            "--upto {upto} needs {} for the values ({BYTES_PER_VALUE} bytes a heap), above the memory limit of {}; raise --memory-limit or lower --upto",
-            perfect_play::parse::human_size(needed),
-            perfect_play::parse::human_size(memory_limit)
-        )
-        .into());
-    }
+    let memory_limit = budget.memory(DEFAULT_MEMORY_LIMIT);
+    let storage = storage_within(upto, memory_limit)?;
     let options = Options {
         upto,
         full: args.full,
@@ -95,6 +108,7 @@ pub fn run(args: &OctalArgs, budget: Budget, quiet: bool) -> Result<Output, Comm
             OctalMethodArg::Naive => Method::Naive,
             OctalMethodArg::RareCommon => Method::RareCommon,
         },
+        storage,
     };
     let bar = progress::bar("grundy values", quiet);
     let update = progress::updater(&bar);
@@ -105,7 +119,7 @@ pub fn run(args: &OctalArgs, budget: Budget, quiet: bool) -> Result<Output, Comm
         Some(path) => Some(GrundyCheckpoint::open(path, &code)?),
         None => None,
     };
-    let resumed_from = checkpoint.as_ref().map(|c| c.values.len());
+    let resumed_from = checkpoint.as_ref().map(GrundyCheckpoint::saved);
     if checkpoint.is_some() {
         // Ctrl-C stops the run at its next progress step, which saves the values. A second
         // handler in the same process is refused by ctrlc: the first one sets the same flag.

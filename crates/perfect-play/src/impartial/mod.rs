@@ -352,9 +352,10 @@ impl Values {
                     upto,
                     full,
                     method: octal::Method::Auto,
+                    storage: octal::Storage::Auto,
                 };
                 let seq = GrundySequence::compute(code, &options, on_progress)?;
-                let values = seq.values.iter().map(|&v| u32::from(v)).collect();
+                let values = seq.values.iter().map(u32::from).collect();
                 let period = seq.period;
                 Values {
                     take_break: Some(seq),

@@ -7,23 +7,30 @@
 //! the code as written by its `Display`, the number of values (8), the compressed length (8),
 //! the CRC-32 of the values' bytes (4), then a zstd frame of the values, two bytes each. A
 //! save goes to a temporary file renamed over the last one, so a kill mid-save leaves the
-//! previous save whole.
+//! previous save whole. Values are streamed both ways: a save or a read holds a buffer, never
+//! a second copy of a long run's table.
 
+use super::table::ValueTable;
 use super::{OctalCode, OctalError};
 use crate::durable;
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 const MAGIC: &[u8; 4] = b"PPGV";
 const VERSION: u32 = 1;
 
-/// A Grundy computation's checkpoint file, with the values it held when opened.
+/// Bytes of values streamed at a time.
+const CHUNK_BYTES: usize = 1 << 16;
+
+/// A Grundy computation's checkpoint file, checked when opened.
 #[derive(Debug)]
 pub struct GrundyCheckpoint {
     path: PathBuf,
     code: String,
-    /// The values read back when it was opened (empty for a new file).
-    pub values: Vec<u16>,
+    /// How many values the file held when opened or last saved (0 for a new file).
+    saved: usize,
     /// How often the values are saved while the computation runs: a minute by default.
     pub interval: Duration,
     last_saved: Instant,
@@ -36,25 +43,32 @@ fn failed(path: &Path, why: impl std::fmt::Display) -> OctalError {
     }
 }
 
+/// Where a checkpoint's values are in its file.
+struct Frame {
+    count: u64,
+    len: u64,
+    crc: u32,
+    /// Offset of the zstd frame.
+    at: u64,
+}
+
 impl GrundyCheckpoint {
-    /// Open the checkpoint at `path` for `code`, reading the values saved there if any.
+    /// Open the checkpoint at `path` for `code`, checking the values saved there if any (one
+    /// pass over them, nothing kept).
     ///
     /// # Errors
     /// [`OctalError::Checkpoint`] when the file is not a checkpoint of this code (it is left
     /// alone) or is damaged.
     pub fn open(path: &Path, code: &OctalCode) -> Result<GrundyCheckpoint, OctalError> {
-        let code = code.to_string();
         let mut checkpoint = GrundyCheckpoint {
             path: path.to_path_buf(),
-            code,
-            values: Vec::new(),
+            code: code.to_string(),
+            saved: 0,
             interval: Duration::from_secs(60),
             last_saved: Instant::now(),
         };
-        match std::fs::read(path) {
-            Ok(bytes) => checkpoint.values = checkpoint.parse(&bytes)?,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(failed(path, e)),
+        if path.exists() {
+            checkpoint.saved = checkpoint.read(&mut |_| true)?;
         }
         Ok(checkpoint)
     }
@@ -67,9 +81,23 @@ impl GrundyCheckpoint {
         bytes
     }
 
-    fn parse(&self, bytes: &[u8]) -> Result<Vec<u16>, OctalError> {
+    fn damaged(&self) -> OctalError {
+        failed(
+            &self.path,
+            "the checkpoint is damaged: remove it to start again",
+        )
+    }
+
+    /// The header of the file, checked against this code and the file's length.
+    fn frame(&self, file: &mut File) -> Result<Frame, OctalError> {
         let preamble = self.preamble();
-        if !bytes.starts_with(&preamble) {
+        let size = file.metadata().map_err(|e| failed(&self.path, e))?.len();
+        let mut head = Vec::with_capacity(preamble.len() + 20);
+        (&mut *file)
+            .take(preamble.len() as u64)
+            .read_to_end(&mut head)
+            .map_err(|e| failed(&self.path, e))?;
+        if head != preamble {
             return Err(failed(
                 &self.path,
                 format!(
@@ -78,29 +106,98 @@ impl GrundyCheckpoint {
                 ),
             ));
         }
-        let damaged = || {
-            failed(
-                &self.path,
-                "the checkpoint is damaged: remove it to start again",
-            )
-        };
-        let rest = &bytes[preamble.len()..];
-        let head = rest.get(..20).ok_or_else(damaged)?;
-        let number = |at: usize, len: usize| durable::little_endian(&head[at..at + len]);
-        let (count, len, crc) = (number(0, 8), number(8, 8), number(16, 4) as u32);
-        let data = usize::try_from(len)
-            .ok()
-            .and_then(|len| rest.get(20..20usize.checked_add(len)?))
-            .ok_or_else(damaged)?;
-        let raw = zstd::bulk::decompress(data, (count as usize).saturating_mul(2))
-            .map_err(|_| damaged())?;
-        if raw.len() as u64 != count * 2 || crc32fast::hash(&raw) != crc {
-            return Err(damaged());
+        head.resize(preamble.len() + 20, 0);
+        if file.read_exact(&mut head[preamble.len()..]).is_err() {
+            return Err(self.damaged());
         }
-        Ok(raw
-            .chunks_exact(2)
-            .map(|b| u16::from_le_bytes([b[0], b[1]]))
-            .collect())
+        let number = |at: usize, len: usize| {
+            durable::little_endian(&head[preamble.len() + at..preamble.len() + at + len])
+        };
+        let frame = Frame {
+            count: number(0, 8),
+            len: number(8, 8),
+            crc: number(16, 4) as u32,
+            at: head.len() as u64,
+        };
+        if frame.at.checked_add(frame.len) != Some(size) {
+            return Err(self.damaged());
+        }
+        Ok(frame)
+    }
+
+    /// Stream the saved values, heap 0 first, to `each` until it returns false; returns how
+    /// many it was given. The whole file is checked only when every value is read.
+    ///
+    /// # Errors
+    /// [`OctalError::Checkpoint`] when the file cannot be read or is damaged.
+    pub fn read(&self, each: &mut dyn FnMut(u16) -> bool) -> Result<usize, OctalError> {
+        let mut file = match File::open(&self.path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+            Err(e) => return Err(failed(&self.path, e)),
+        };
+        let frame = self.frame(&mut file)?;
+        let data = BufReader::new(file).take(frame.len);
+        let mut decoder = zstd::stream::read::Decoder::new(data).map_err(|_| self.damaged())?;
+        let mut crc = crc32fast::Hasher::new();
+        let mut chunk = vec![0u8; CHUNK_BYTES];
+        let mut given = 0u64;
+        let mut pending: Option<u8> = None;
+        loop {
+            let got = match decoder.read(&mut chunk) {
+                Ok(0) => break,
+                Ok(got) => got,
+                Err(_) => return Err(self.damaged()),
+            };
+            crc.update(&chunk[..got]);
+            let mut bytes = &chunk[..got];
+            if let Some(first) = pending.take() {
+                let v = u16::from_le_bytes([first, bytes[0]]);
+                bytes = &bytes[1..];
+                given += 1;
+                if given > frame.count {
+                    return Err(self.damaged());
+                }
+                if !each(v) {
+                    return Ok(given as usize);
+                }
+            }
+            let mut pairs = bytes.chunks_exact(2);
+            for pair in &mut pairs {
+                given += 1;
+                if given > frame.count {
+                    return Err(self.damaged());
+                }
+                if !each(u16::from_le_bytes([pair[0], pair[1]])) {
+                    return Ok(given as usize);
+                }
+            }
+            pending = pairs.remainder().first().copied();
+        }
+        if pending.is_some() || given != frame.count || crc.finalize() != frame.crc {
+            return Err(self.damaged());
+        }
+        Ok(given as usize)
+    }
+
+    /// Every saved value (a convenience for short runs: a long run streams them with
+    /// [`GrundyCheckpoint::read`]).
+    ///
+    /// # Errors
+    /// As [`GrundyCheckpoint::read`].
+    pub fn values(&self) -> Result<Vec<u16>, OctalError> {
+        let mut values = Vec::with_capacity(self.saved);
+        self.read(&mut |v| {
+            values.push(v);
+            true
+        })?;
+        Ok(values)
+    }
+
+    /// How many values the file holds.
+    #[must_use]
+    pub fn saved(&self) -> usize {
+        self.saved
     }
 
     /// The file.
@@ -119,16 +216,35 @@ impl GrundyCheckpoint {
     ///
     /// # Errors
     /// [`OctalError::Checkpoint`] when the file cannot be written.
-    pub fn save(&mut self, values: &[u16]) -> Result<(), OctalError> {
-        let fail = |e: std::io::Error| failed(&self.path, e);
-        let raw: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
-        let data = zstd::bulk::compress(&raw, 3).map_err(fail)?;
-        let mut bytes = self.preamble();
-        bytes.extend_from_slice(&(values.len() as u64).to_le_bytes());
-        bytes.extend_from_slice(&(data.len() as u64).to_le_bytes());
-        bytes.extend_from_slice(&crc32fast::hash(&raw).to_le_bytes());
-        bytes.extend_from_slice(&data);
-        durable::replace(&self.path, &bytes).map_err(fail)?;
+    pub fn save(&mut self, values: &ValueTable) -> Result<(), OctalError> {
+        let preamble = self.preamble();
+        durable::replace_with(&self.path, |file| {
+            file.write_all(&preamble)?;
+            file.write_all(&(values.len() as u64).to_le_bytes())?;
+            file.write_all(&[0u8; 12])?; // length and CRC, written once known
+            let mut encoder = zstd::stream::write::Encoder::new(BufWriter::new(&mut *file), 3)?;
+            let mut crc = crc32fast::Hasher::new();
+            let mut chunk = Vec::with_capacity(CHUNK_BYTES);
+            for v in values.iter() {
+                chunk.extend_from_slice(&v.to_le_bytes());
+                if chunk.len() == CHUNK_BYTES {
+                    crc.update(&chunk);
+                    encoder.write_all(&chunk)?;
+                    chunk.clear();
+                }
+            }
+            crc.update(&chunk);
+            encoder.write_all(&chunk)?;
+            encoder.finish()?.flush()?;
+            let end = file.stream_position()?;
+            let at = preamble.len() as u64 + 20;
+            file.seek(SeekFrom::Start(at - 12))?;
+            file.write_all(&(end - at).to_le_bytes())?;
+            file.write_all(&crc.finalize().to_le_bytes())?;
+            Ok(())
+        })
+        .map_err(|e| failed(&self.path, e))?;
+        self.saved = values.len();
         self.last_saved = Instant::now();
         Ok(())
     }

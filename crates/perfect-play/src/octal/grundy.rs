@@ -2,6 +2,7 @@
 //! rare/common ("sparse space") method, which agree value for value.
 
 use super::code::{OctalCode, Parts};
+use super::table::ValueTable;
 
 mod pipeline;
 
@@ -74,7 +75,7 @@ impl ValueSet {
 }
 
 /// The options that take tokens without splitting: they do not depend on the method.
-fn taking_options(whole: &[usize], one_heap: &[usize], values: &[u16], set: &mut ValueSet) {
+fn taking_options(whole: &[usize], one_heap: &[usize], values: &ValueTable, set: &mut ValueSet) {
     let n = values.len();
     for &k in whole {
         if k == n && k > 0 {
@@ -83,7 +84,7 @@ fn taking_options(whole: &[usize], one_heap: &[usize], values: &[u16], set: &mut
     }
     for &k in one_heap {
         if k >= 1 && k < n {
-            set.insert(values[n - k]);
+            set.insert(values.at(n - k));
         }
     }
 }
@@ -96,16 +97,16 @@ fn value_bits(max: u16) -> u32 {
 /// Computes Grundy values one heap at a time.
 pub trait GrundyMethod {
     /// The values computed so far (heap 0 first).
-    fn values(&self) -> &[u16];
+    fn values(&self) -> &ValueTable;
     /// The values computed, taken out (the method is spent): no copy of a large table.
-    fn into_values(self) -> Vec<u16>
+    fn into_values(self) -> ValueTable
     where
         Self: Sized;
     /// Compute the value of the next heap.
     fn step(&mut self);
     /// Compute heaps up to `upto`, calling `after_each` with the values after each heap; it
     /// returns false to stop there.
-    fn extend(&mut self, upto: usize, after_each: &mut dyn FnMut(&[u16]) -> bool) {
+    fn extend(&mut self, upto: usize, after_each: &mut dyn FnMut(&ValueTable) -> bool) {
         while self.values().len() <= upto {
             self.step();
             if !after_each(self.values()) {
@@ -113,13 +114,11 @@ pub trait GrundyMethod {
             }
         }
     }
-    /// Take `values` (heaps `0..values.len()`, from a checkpoint) as computed, at the start.
-    fn resume(&mut self, values: &[u16]);
+    /// Take `v` as the next heap's value (from a checkpoint), computed.
+    fn resume(&mut self, v: u16);
     /// Whether some value reached 65535, past what two bytes a value hold: the values from
     /// there on are not to be trusted.
-    fn overflowed(&self) -> bool {
-        self.values().contains(&u16::MAX)
-    }
+    fn overflowed(&self) -> bool;
 }
 
 /// What both methods keep: the game's moves by kind, the values so far and the option set.
@@ -131,7 +130,7 @@ struct Heaps {
     unequal: Vec<bool>,
     /// Removals that may leave three heaps, with the restriction on those heaps.
     three_heaps: Vec<(usize, Parts)>,
-    values: Vec<u16>,
+    values: ValueTable,
     max: u16,
     set: ValueSet,
 }
@@ -152,7 +151,7 @@ impl Heaps {
                 .into_iter()
                 .map(|k| (k, code.parts(k)))
                 .collect(),
-            values: Vec::new(),
+            values: ValueTable::wide(),
             max: 0,
             set: ValueSet::new(),
         }
@@ -196,22 +195,46 @@ impl Heaps {
             if n >= k + 2 {
                 let rest = n - k;
                 let half = self.half(i, rest);
+                let fast = half.min(self.values.fast_splits(rest));
                 // Two slices walked in opposite directions: no bounds check per split.
-                let small = &self.values[1..=half];
-                let large = &self.values[rest - half..rest];
+                let (small, large) = self.values.split_runs(rest, fast);
                 for (&a, &b) in small.iter().zip(large.iter().rev()) {
                     self.set.insert(a ^ b);
+                }
+                // Parts in the packed middle of a long table, one at a time.
+                for a in fast + 1..=half {
+                    self.set
+                        .insert(self.values.at(a) ^ self.values.at(rest - a));
                 }
                 examined += half as u64;
             }
         }
         examined
     }
+
+    /// Use `table` (empty) for the values.
+    fn with_table(mut self, table: ValueTable) -> Heaps {
+        debug_assert!(table.is_empty());
+        self.values = table;
+        self
+    }
 }
 
 /// Insert the value of every split of `rest` tokens into three heaps `a <= b <= c` that
-/// `parts` allows. Cubic in the heap over a whole sequence: callers bound the heaps.
-fn three_way_splits(rest: usize, parts: Parts, values: &[u16], set: &mut ValueSet) {
+/// `parts` allows. Cubic in the heap over a whole sequence: callers bound the heaps (so they
+/// never reach a packed table's middle, read one value at a time).
+fn three_way_splits(rest: usize, parts: Parts, table: &ValueTable, set: &mut ValueSet) {
+    let Some(values) = table.run(0, rest) else {
+        for a in 1..=rest / 3 {
+            for b in a..=(rest - a) / 2 {
+                let c = rest - a - b;
+                if parts.allows_three(a, b, c) {
+                    set.insert(table.at(a) ^ table.at(b) ^ table.at(c));
+                }
+            }
+        }
+        return;
+    };
     for a in 1..=rest / 3 {
         let ga = values[a];
         for b in a..=(rest - a) / 2 {
@@ -236,21 +259,31 @@ impl Naive {
             heaps: Heaps::new(code),
         }
     }
+
+    /// Keep the values in `table` (empty): a packed one, say.
+    #[must_use]
+    pub fn with_table(self, table: ValueTable) -> Naive {
+        Naive {
+            heaps: self.heaps.with_table(table),
+        }
+    }
 }
 
 impl GrundyMethod for Naive {
-    fn values(&self) -> &[u16] {
+    fn values(&self) -> &ValueTable {
         &self.heaps.values
     }
 
-    fn into_values(self) -> Vec<u16> {
+    fn into_values(self) -> ValueTable {
         self.heaps.values
     }
 
-    fn resume(&mut self, values: &[u16]) {
-        for &v in values {
-            self.heaps.push(v);
-        }
+    fn resume(&mut self, v: u16) {
+        self.heaps.push(v);
+    }
+
+    fn overflowed(&self) -> bool {
+        self.heaps.max == u16::MAX
     }
 
     fn step(&mut self) {
@@ -284,7 +317,7 @@ pub struct RareCommon {
     /// Whether common heaps have odd parity under the mask (even otherwise).
     common_odd: bool,
     /// Heaps (from 1) whose value is not common.
-    rare: Vec<u32>,
+    rare: Vec<usize>,
     /// How many heaps have each `e = 2 * value + parity`.
     counts: Vec<u64>,
     next_rebuild: usize,
@@ -351,8 +384,17 @@ impl RareCommon {
 
     /// The heaps (from 1) whose values are rare under the class in force, in order.
     #[must_use]
-    pub fn rare_heaps(&self) -> &[u32] {
+    pub fn rare_heaps(&self) -> &[usize] {
         &self.rare
+    }
+
+    /// Keep the values in `table` (empty): a packed one, say.
+    #[must_use]
+    pub fn with_table(self, table: ValueTable) -> RareCommon {
+        RareCommon {
+            heaps: self.heaps.with_table(table),
+            ..self
+        }
     }
 
     /// The class in force: common heaps `a` are those where `(2 g(a) + a mod 2) & mask` has
@@ -462,31 +504,33 @@ impl RareCommon {
             (self.mask, self.common_odd) = (best.1, best.2);
             let values = &self.heaps.values;
             self.rare = (1..values.len())
-                .filter(|&n| !self.common(values[n], n))
-                .map(|n| n as u32)
+                .filter(|&n| !self.common(values.at(n), n))
                 .collect();
         }
+        self.heaps.values.prefer_class(self.mask, self.common_odd);
     }
 }
 
 impl GrundyMethod for RareCommon {
-    fn values(&self) -> &[u16] {
+    fn values(&self) -> &ValueTable {
         &self.heaps.values
     }
 
-    fn into_values(self) -> Vec<u16> {
+    fn into_values(self) -> ValueTable {
         self.heaps.values
     }
 
-    /// The rare list, the counts and the mask as if each heap had been computed here.
-    fn resume(&mut self, values: &[u16]) {
-        for (n, &v) in values.iter().enumerate() {
-            self.record(n, v);
-        }
+    /// The rare list, the counts and the mask as if the heap had been computed here.
+    fn resume(&mut self, v: u16) {
+        self.record(self.heaps.values.len(), v);
+    }
+
+    fn overflowed(&self) -> bool {
+        self.heaps.max == u16::MAX
     }
 
     /// On two cores, with the rare loop's far part on a second thread (see `pipeline`).
-    fn extend(&mut self, upto: usize, after_each: &mut dyn FnMut(&[u16]) -> bool) {
+    fn extend(&mut self, upto: usize, after_each: &mut dyn FnMut(&ValueTable) -> bool) {
         pipeline::extend(self, upto, after_each);
     }
 
@@ -512,9 +556,9 @@ impl GrundyMethod for RareCommon {
         for (&k, &unequal) in two_heaps.iter().zip(unequal.iter()) {
             if n >= k + 2 {
                 let rest = n - k;
-                let count = self.rare.partition_point(|&r| (r as usize) < rest);
+                let count = self.rare.partition_point(|&r| r < rest);
                 self.rare_steps += count as u64;
-                insert_rare_splits(values, &self.rare[..count], rest, unequal, set);
+                insert_rare(values, &self.rare[..count], rest, unequal, set);
             }
         }
         self.search_and_record(n, before, false);
@@ -522,21 +566,40 @@ impl GrundyMethod for RareCommon {
 }
 
 /// Insert the splits of `rest` tokens into `(r, rest - r)` for each `r` of `rare` (sorted,
-/// each below `rest`), the equal split left out if `unequal`. `values` holds both parts of
-/// each split.
+/// each below `rest`, each other part `rest - r` computed), the equal split left out if
+/// `unequal`: from the table's two-byte runs, then, for parts in a packed table's middle, one
+/// value at a time.
+fn insert_rare(table: &ValueTable, rare: &[usize], rest: usize, unequal: bool, set: &mut ValueSet) {
+    let fast = table.fast_rare(rare, rest);
+    let (large, base) = table.large_run(rest);
+    insert_rare_splits(table.low(), large, base, &rare[..fast], rest, unequal, set);
+    for &r in &rare[fast..] {
+        if !(unequal && 2 * r == rest) {
+            set.insert(table.at(r) ^ table.at(rest - r));
+        }
+    }
+}
+
+/// Insert the splits of `rest` tokens into `(r, rest - r)` for each `r` of `rare` (sorted,
+/// each below `rest`), the equal split left out if `unequal`. `small` holds the parts `r`,
+/// `large` the parts `rest - r` from heap `base` on.
 #[inline(never)] // a loop of its own: inlined into a larger one, its pointers spill to the stack
 fn insert_rare_splits(
-    values: &[u16],
-    rare: &[u32],
+    small: &[u16],
+    large: &[u16],
+    base: usize,
+    rare: &[usize],
     rest: usize,
     unequal: bool,
     set: &mut ValueSet,
 ) {
-    let below = &values[..rest];
+    if rare.is_empty() {
+        return; // and `large` may not reach down to `rest`
+    }
     // The equal split, if forbidden and its part is rare, is left out by splitting the list
     // around it, so the loop itself has no test.
     let skip = if unequal && rest % 2 == 0 {
-        rare.binary_search(&((rest / 2) as u32)).ok()
+        rare.binary_search(&(rest / 2)).ok()
     } else {
         None
     };
@@ -544,10 +607,10 @@ fn insert_rare_splits(
         Some(i) => (&rare[..i], &rare[i + 1..]),
         None => (rare, &rare[..0]),
     };
+    let top = rest - base;
     for part in [first, second] {
         for &r in part {
-            let r = r as usize;
-            set.insert(below[r] ^ below[rest - r]);
+            set.insert(small[r] ^ large[top - r]);
         }
     }
 }
@@ -579,29 +642,49 @@ impl RareCommon {
         // cost all of its splits before the next removal is tried.
         let walks = &mut self.walks;
         walks.clear();
+        // The walks read their large parts from one run: a walk whose parts lie elsewhere
+        // (near where a table starts packing) goes one value at a time.
+        let (large, base) = values.large_run(n);
         for (&k, &unequal) in two_heaps.iter().zip(unequal.iter()) {
             if n >= k + 2 {
                 let rest = n - k;
                 let half = if unequal { (rest - 1) / 2 } else { rest / 2 };
+                let fast = if values.large_run(rest).1 == base {
+                    half.min(values.fast_splits(rest))
+                } else {
+                    0
+                };
                 walks.push(SplitWalk {
                     rest,
                     half,
+                    fast,
                     done: 0,
                 });
             }
         }
-        let steps = match &walks[..] {
+        let mut steps = match &walks[..] {
             _ if !Self::needs_search(mask, rests, candidate) => 0,
-            [one] => walk_one(
-                &values[1..=one.half],
-                &values[one.rest - one.half..one.rest],
+            [one] => {
+                let (small, large) = values.split_runs(one.rest, one.fast);
+                let done = walk_one(small, large, mask, rests, &mut candidate, set);
+                walks[0].done = done as usize;
+                done
+            }
+            _ => walk_splits(
+                values.low(),
+                large,
+                base,
+                walks,
                 mask,
                 rests,
                 &mut candidate,
                 set,
             ),
-            _ => walk_splits(values, walks, mask, rests, &mut candidate, set),
         };
+        // Splits with a part in a packed table's middle: walked one value at a time.
+        if Self::needs_search(mask, rests, candidate) && walks.iter().any(|w| w.done < w.half) {
+            steps += walk_packed(values, walks, mask, rests, &mut candidate, set);
+        }
         self.search_steps += steps;
         // Pipelined, the rare loop runs beside the search on the second core.
         let (rare, search) = (self.rare_steps - before.0, self.search_steps - before.1);
@@ -684,17 +767,23 @@ fn walk_one(
 }
 
 /// One splitting removal's splits of a heap, `(a, rest - a)` for `a` in `1..=half`, the first
-/// `done` of them walked.
+/// `done` of them walked; the first `fast` have both parts in the table's two-byte runs.
 struct SplitWalk {
     rest: usize,
     half: usize,
+    fast: usize,
     done: usize,
 }
 
 /// Insert the splits of every walk, a chunk of each in turn, while the candidate needs a
-/// search, advancing it past each value found; returns the splits examined.
+/// search, advancing it past each value found; returns the splits examined. Only the `fast`
+/// splits of each walk: the small parts are read from `small` (heaps from 0), the large ones
+/// from `large` (heaps from `base`).
+#[allow(clippy::too_many_arguments)] // the search's state, kept in registers
 fn walk_splits(
-    values: &[u16],
+    small: &[u16],
+    large: &[u16],
+    base: usize,
     walks: &mut [SplitWalk],
     mask: u32,
     rests: [bool; 2],
@@ -705,21 +794,21 @@ fn walk_splits(
     loop {
         let mut walked = false;
         for walk in walks.iter_mut() {
-            let left = walk.half - walk.done;
+            let left = walk.fast - walk.done;
             if left == 0 {
                 continue;
             }
             walked = true;
             let first = 1 + walk.done;
-            let last = walk.rest - walk.done; // one past the next split's large part
+            let last = walk.rest - walk.done - base; // one past the next split's large part
             let (len, hit) = if left >= CHUNK {
-                let small = values[first..first + CHUNK].try_into().expect("a chunk");
-                let large = values[last - CHUNK..last].try_into().expect("a chunk");
-                (CHUNK, insert_chunk(small, large, *candidate, set))
+                let s = small[first..first + CHUNK].try_into().expect("a chunk");
+                let l = large[last - CHUNK..last].try_into().expect("a chunk");
+                (CHUNK, insert_chunk(s, l, *candidate, set))
             } else {
                 let mut hit = false;
                 for j in 0..left {
-                    let option = values[first + j] ^ values[last - 1 - j];
+                    let option = small[first + j] ^ large[last - 1 - j];
                     set.insert(option);
                     hit |= option == *candidate;
                 }
@@ -728,6 +817,38 @@ fn walk_splits(
             walk.done += len;
             steps += len as u64;
             if hit && advance(candidate, set, mask, rests) {
+                return steps;
+            }
+        }
+        if !walked {
+            return steps;
+        }
+    }
+}
+
+/// [`walk_splits`] for the splits past each walk's `fast` ones, a split of each walk in turn,
+/// its parts read one at a time from the table.
+fn walk_packed(
+    values: &ValueTable,
+    walks: &mut [SplitWalk],
+    mask: u32,
+    rests: [bool; 2],
+    candidate: &mut u16,
+    set: &mut ValueSet,
+) -> u64 {
+    let mut steps = 0u64;
+    loop {
+        let mut walked = false;
+        for walk in walks.iter_mut() {
+            if walk.done == walk.half {
+                continue;
+            }
+            walked = true;
+            walk.done += 1;
+            steps += 1;
+            let option = values.at(walk.done) ^ values.at(walk.rest - walk.done);
+            set.insert(option);
+            if option == *candidate && advance(candidate, set, mask, rests) {
                 return steps;
             }
         }
@@ -747,7 +868,7 @@ impl RareCommon {
         }
         self.counts[e] += 1;
         if n > 0 && !self.common(v, n) {
-            self.rare.push(n as u32);
+            self.rare.push(n);
         }
         if self.heaps.values.len() >= self.next_rebuild {
             self.next_rebuild *= 2;

@@ -17,9 +17,11 @@ pub mod checkpoint;
 pub mod code;
 pub mod grundy;
 pub mod periodicity;
+pub mod table;
 
 pub use checkpoint::GrundyCheckpoint;
 pub use code::{CodeError, OctalCode, Parts};
+pub use table::{Packing, ValueTable};
 
 use crate::game::{Ending, Game, Transition};
 use crate::period::Period;
@@ -47,7 +49,7 @@ pub enum OctalError {
         computed: usize,
     },
     /// `--upto` past what the engine stores.
-    #[error("--upto {0} is too large: values up to {MAX_UPTO} heaps can be computed")]
+    #[error("--upto {0} is too large: values up to heap {MAX_UPTO} can be computed")]
     UptoTooLarge(u64),
     /// A hexadecimal code's three-way splits past what a run may examine.
     #[error(
@@ -93,8 +95,52 @@ pub enum OctalError {
     MisereTooLarge(usize),
 }
 
-/// The largest `upto` accepted (two bytes a value: 2 GiB).
-pub const MAX_UPTO: u64 = 1 << 30;
+/// The largest `upto` accepted: 2^40, a terabyte at a byte a value (in practice the memory
+/// limit, with [`table_bytes`], says how far a run can go).
+pub const MAX_UPTO: u64 = 1 << 40;
+
+/// The largest `upto` kept at two bytes a value by [`Storage::Auto`] (2 GiB); past it a table
+/// packs values into one byte each.
+pub const MAX_WIDE_UPTO: u64 = 1 << 30;
+
+/// How the values of a computation are kept.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Storage {
+    /// Two bytes a value up to [`MAX_WIDE_UPTO`], one byte beyond.
+    #[default]
+    Auto,
+    /// Two bytes a value.
+    Wide,
+    /// One byte a value, but for the runs [`Packing`] keeps at two (see [`table`]).
+    Packed(Packing),
+}
+
+impl Storage {
+    /// The storage [`Storage::Auto`] stands for at `upto`, the others themselves.
+    #[must_use]
+    pub fn resolve(self, upto: u64) -> Storage {
+        match self {
+            Storage::Auto if upto > MAX_WIDE_UPTO => Storage::Packed(Packing::default()),
+            Storage::Auto => Storage::Wide,
+            other => other,
+        }
+    }
+}
+
+/// About how many bytes computing heaps `0..=upto` with `storage` holds at its peak: the
+/// table, the helper thread's copy of a wide one, and the period watcher's fingerprints. The
+/// few rare and escaped heaps are left out.
+#[must_use]
+pub fn table_bytes(upto: u64, storage: Storage) -> u64 {
+    let heaps = upto.saturating_add(1);
+    // One window in 16 to 2^24, one in 1,024 beyond, some 24 bytes each in a hash map.
+    let fingerprints = 24 * (heaps.min(1 << 24) / 16 + heaps.saturating_sub(1 << 24) / 1024);
+    let table = match storage.resolve(upto) {
+        Storage::Packed(packing) => packing.bytes(heaps) + 2 * 3 * packing.window as u64,
+        _ => 2 * 2 * heaps,
+    };
+    table.saturating_add(fingerprints)
+}
 
 /// Three-way splits (hexadecimal digits) examined at most in one computation: about
 /// a minute here (0.3F to heap 4000, 1.8e9 splits, takes 3.2 s).
@@ -153,6 +199,8 @@ pub struct Options {
     pub full: bool,
     /// The method.
     pub method: Method,
+    /// How the values are kept.
+    pub storage: Storage,
 }
 
 impl Default for Options {
@@ -161,6 +209,7 @@ impl Default for Options {
             upto: 1 << 20,
             full: false,
             method: Method::Auto,
+            storage: Storage::Auto,
         }
     }
 }
@@ -171,7 +220,7 @@ pub struct GrundySequence {
     /// The game.
     pub code: OctalCode,
     /// Values of heaps `0..values.len()`.
-    pub values: Vec<u16>,
+    pub values: ValueTable,
     /// The proven period, if any.
     pub period: Option<Period>,
 }
@@ -226,10 +275,14 @@ impl GrundySequence {
             stop,
             on_progress,
         };
+        let table = match options.storage.resolve(options.upto) {
+            Storage::Packed(packing) => ValueTable::packed(packing),
+            _ => ValueTable::wide(),
+        };
         let (values, period) = match options.method {
-            Method::Naive => run.go(Naive::new(code)),
-            Method::Auto => run.go(RareCommon::adaptive(code)),
-            Method::RareCommon => run.go(RareCommon::new(code)),
+            Method::Naive => run.go(Naive::new(code).with_table(table)),
+            Method::Auto => run.go(RareCommon::adaptive(code).with_table(table)),
+            Method::RareCommon => run.go(RareCommon::new(code).with_table(table)),
         }?;
         Ok(GrundySequence {
             code: code.clone(),
@@ -241,12 +294,12 @@ impl GrundySequence {
     /// The value of heap `n`, from the computed values or the period.
     #[must_use]
     pub fn value(&self, n: u64) -> Option<u16> {
-        if let Some(&v) = usize::try_from(n).ok().and_then(|i| self.values.get(i)) {
+        if let Some(v) = usize::try_from(n).ok().and_then(|i| self.values.get(i)) {
             return Some(v);
         }
         let p = self.period?;
         let index = p.preperiod + (n - p.preperiod) % p.period;
-        self.values.get(index as usize).copied()
+        self.values.get(usize::try_from(index).ok()?)
     }
 
     /// The value of a heap of any size.
@@ -257,7 +310,7 @@ impl GrundySequence {
         }
         let p = self.period?;
         let offset = ((n - p.preperiod) % p.period).to_u64()?;
-        self.values.get((p.preperiod + offset) as usize).copied()
+        self.values.get(usize::try_from(p.preperiod + offset).ok()?)
     }
 
     /// Values of heaps `0..=n`, extended by the period past those computed.
@@ -280,7 +333,7 @@ impl Run<'_> {
     fn go<M: GrundyMethod>(
         mut self,
         mut method: M,
-    ) -> Result<(Vec<u16>, Option<Period>), OctalError> {
+    ) -> Result<(ValueTable, Option<Period>), OctalError> {
         use std::sync::atomic::Ordering;
         let (code, options) = (self.code, self.options);
         let mut tracker =
@@ -288,21 +341,15 @@ impl Run<'_> {
         let mut period = None;
         let tracking = !code.restricts_parts();
         let upto = usize::try_from(options.upto).unwrap_or(usize::MAX);
-        let mut saved = self
-            .checkpoint
-            .as_mut()
-            .map(|c| std::mem::take(&mut c.values))
-            .unwrap_or_default();
-        saved.truncate(upto.saturating_add(1));
         // The saved values, taken as computed, and the period search over them again.
-        method.resume(&saved);
-        if tracking {
-            for n in 0..saved.len() {
-                period = tracker.push(&saved[..=n]);
-                if period.is_some() {
-                    break;
+        if let Some(checkpoint) = self.checkpoint.as_ref() {
+            checkpoint.read(&mut |v| {
+                method.resume(v);
+                if tracking && period.is_none() {
+                    period = tracker.push(method.values());
                 }
-            }
+                method.values().len() <= upto
+            })?;
         }
         let mut failure = None;
         let mut stopped = false;
@@ -566,7 +613,7 @@ fn moves_to_value(
                     heap: rest.to_string(),
                     computed: seq.values.len(),
                 })?;
-            let g = |x: u64| seq.values[x as usize];
+            let g = |x: u64| seq.values.at(x as usize);
             for (a, b, c) in three_way(r, code.parts(k)) {
                 if g(a) ^ g(b) ^ g(c) == target {
                     total += 1u8;

@@ -5,22 +5,28 @@
 //! of the rest) is `p` longer, which needs the check up to `3 n0 + 2p + t`.
 //!
 //! Candidates come from repeated windows of recent values, by two detectors: distinguished
-//! points (the fingerprints of about one window in 16 are remembered, which finds a long
-//! period about one period after it starts) and a Brent-style checkpoint (the fingerprint at
+//! points (the fingerprints of about one window in 16 are remembered, one in 1,024 past heap
+//! 2^24 so that they stay a small part of a long run's memory, which finds a long period
+//! about one period after it starts) and a Brent-style checkpoint (the fingerprint at
 //! the last power of two, which finds short periods whose few windows may all be
 //! undistinguished). Each candidate `p` is then checked
 //! against every new value, its `n0` is the heap after the last mismatch, and it is proven once
 //! the values reach `2 n0 + 2p + t - 1`. A proven period is then shortened by each prime factor
 //! while a full cycle allows it, so the period reported is the minimal one.
 
+use super::table::ValueTable;
 use crate::period::Period;
 use rustc_hash::FxHashMap;
 
 /// Window length for candidate detection.
 const WINDOW: usize = 32;
 const BASE: u64 = 0x9E37_79B9_7F4A_7C15 | 1;
-/// Distinguished windows: fingerprints whose top 4 bits are zero.
+/// Distinguished windows: fingerprints whose top 4 bits are zero, and past
+/// [`SPARSE_FROM`] those whose top 10 bits are (a subset, so a window matched in either era
+/// was remembered in its own).
 const DISTINGUISHED_SHIFT: u32 = 60;
+const SPARSE_SHIFT: u32 = 54;
+const SPARSE_FROM: usize = 1 << 24;
 
 struct Candidate {
     period: usize,
@@ -57,22 +63,25 @@ impl PeriodTracker {
     }
 
     /// Look at the newest value (`values.last()`); return a period once one is proven.
-    pub fn push(&mut self, values: &[u16]) -> Option<Period> {
+    pub fn push(&mut self, values: &ValueTable) -> Option<Period> {
         let n = values.len() - 1;
         if n >= WINDOW {
             self.hash = self
                 .hash
-                .wrapping_sub(u64::from(values[n - WINDOW]).wrapping_mul(self.top));
+                .wrapping_sub(u64::from(values.at(n - WINDOW)).wrapping_mul(self.top));
         }
-        self.hash = self
-            .hash
-            .wrapping_mul(BASE)
-            .wrapping_add(u64::from(values[n]));
+        let newest = values.at(n);
+        self.hash = self.hash.wrapping_mul(BASE).wrapping_add(u64::from(newest));
         // Every candidate must hold at the new value.
         self.candidates
-            .retain(|c| values[n] == values[n - c.period]);
+            .retain(|c| newest == values.at(n - c.period));
         if n + 1 >= WINDOW {
-            if self.hash >> DISTINGUISHED_SHIFT == 0 {
+            let shift = if n < SPARSE_FROM {
+                DISTINGUISHED_SHIFT
+            } else {
+                SPARSE_SHIFT
+            };
+            if self.hash >> shift == 0 {
                 if let Some(&earlier) = self.seen.get(&self.hash) {
                     self.consider(values, earlier);
                 }
@@ -98,14 +107,14 @@ impl PeriodTracker {
 impl PeriodTracker {
     /// The window ending at `earlier` has the fingerprint of the newest one: if their values
     /// agree, track the shift between them as a candidate period.
-    fn consider(&mut self, values: &[u16], earlier: usize) {
+    fn consider(&mut self, values: &ValueTable, earlier: usize) {
         let n = values.len() - 1;
         let period = n - earlier;
-        let same = values[n + 1 - WINDOW..=n] == values[earlier + 1 - WINDOW..=earlier];
+        let same = (0..WINDOW).all(|i| values.at(n - i) == values.at(earlier - i));
         if same && !self.candidates.iter().any(|c| c.period == period) {
             // n0: the heap after the last place where the shift by `period` fails.
             let mut start = n - period;
-            while start > 0 && values[start - 1] == values[start - 1 + period] {
+            while start > 0 && values.at(start - 1) == values.at(start - 1 + period) {
                 start -= 1;
             }
             self.candidates.push(Candidate {
@@ -117,9 +126,9 @@ impl PeriodTracker {
 }
 
 /// Shorten a proven period by its prime factors while one full cycle allows it.
-fn minimal(values: &[u16], preperiod: usize, full: usize) -> Period {
+fn minimal(values: &ValueTable, preperiod: usize, full: usize) -> Period {
     // The values repeat with `full` from `preperiod`, so one cycle decides any divisor.
-    let holds = |d: usize| (preperiod..preperiod + full).all(|n| values[n] == values[n + d]);
+    let holds = |d: usize| (preperiod..preperiod + full).all(|n| values.at(n) == values.at(n + d));
     let mut period = full;
     for q in crate::period::prime_factors(period) {
         while period % q == 0 && holds(period / q) {

@@ -12,6 +12,7 @@ fn full(upto: u64, method: Method) -> Options {
         upto,
         full: true,
         method,
+        storage: Storage::Auto,
     }
 }
 
@@ -57,7 +58,7 @@ fn naive_and_rare_common_agree_on_every_code_of_up_to_three_digits_to_2000() {
         if let Some(p) = fast.period {
             let (n0, p) = (p.preperiod as usize, p.period as usize);
             assert!(
-                (n0..fast.values.len() - p).all(|n| fast.values[n] == fast.values[n + p]),
+                (n0..fast.values.len() - p).all(|n| fast.values.get(n) == fast.values.get(n + p)),
                 "{text}"
             );
         }
@@ -626,15 +627,14 @@ fn grundys_game_has_no_claimed_period_and_its_published_values() {
         let seq =
             GrundySequence::compute(&OctalCode::grundys_game(), &full(104, method), &|_, _| {})
                 .unwrap();
-        assert_eq!(seq.values, published, "{method:?}");
+        assert_eq!(seq.values.to_vec(), published, "{method:?}");
     }
     // A restriction on the parts voids the periodicity theorem: nothing is claimed.
     let longer = sequence(
         "4!.0",
         &Options {
             upto: 5000,
-            full: false,
-            method: Method::Auto,
+            ..Options::default()
         },
     );
     assert_eq!(longer.period, None);
@@ -696,8 +696,8 @@ fn the_pipeline_gives_the_one_thread_values() {
         let naive = sequence(text, &full(600, Method::Naive));
         for block in [1, 3, 16] {
             let (one, two) = pipelined_against_steps(grundy::RareCommon::new, &c, 600, block);
-            assert_eq!(one, naive.values, "{text}");
-            assert_eq!(two, naive.values, "{text}, blocks of {block}");
+            assert_eq!(naive.values, one, "{text}");
+            assert_eq!(naive.values, two, "{text}, blocks of {block}");
         }
         checked += 1;
     }
@@ -724,7 +724,7 @@ fn the_pipeline_stops_where_it_is_told() {
     m.extend_pipelined(10_000, 16, 32, &mut |values| values.len() < 1234);
     assert_eq!(m.values().len(), 1234);
     let naive = sequence("4!.0", &full(1233, Method::Naive));
-    assert_eq!(m.values(), &naive.values[..]);
+    assert_eq!(m.values(), &naive.values);
 }
 
 #[test]
@@ -739,7 +739,7 @@ fn grundys_game_to_2_21_matches_the_published_table() {
         &|_, _| {},
     )
     .unwrap();
-    let v = &seq.values;
+    let v = seq.values.to_vec();
     let max = *v.iter().max().unwrap();
     assert_eq!(
         (max, v.iter().position(|&x| x == max)),
@@ -775,11 +775,7 @@ fn a_stopped_computation_goes_on_from_its_checkpoint_to_the_same_values() {
     // Officers (0.6) has no known period: every heap is computed.
     let code: OctalCode = "0.6".parse().unwrap();
     for method in [Method::Auto, Method::Naive, Method::RareCommon] {
-        let options = Options {
-            upto: 60_000,
-            full: true,
-            method,
-        };
+        let options = full(60_000, method);
         let whole = GrundySequence::compute(&code, &options, &|_, _| {}).unwrap();
         let path = scratch(&format!("officers-{method:?}"));
         for stop_at in [4096u64, 20_480, 40_960] {
@@ -797,9 +793,12 @@ fn a_stopped_computation_goes_on_from_its_checkpoint_to_the_same_values() {
                 "{stopped:?}"
             );
         }
-        let saved = GrundyCheckpoint::open(&path, &code).unwrap().values;
+        let saved = GrundyCheckpoint::open(&path, &code)
+            .unwrap()
+            .values()
+            .unwrap();
         assert_eq!(saved.len(), 40_961);
-        assert_eq!(saved[..], whole.values[..40_961]);
+        assert_eq!(saved[..], whole.values.to_vec()[..40_961]);
         assert_eq!(resume(&code, &options, &path), whole, "{method:?}");
         std::fs::remove_file(&path).unwrap();
     }
@@ -823,14 +822,15 @@ fn a_checkpoint_of_another_code_or_damaged_is_refused_and_left_alone() {
     assert!(err.to_string().contains("not a checkpoint"), "{err}");
     assert_eq!(std::fs::read(&path).unwrap(), b"precious");
     let mut checkpoint = GrundyCheckpoint::open(&scratch("absent"), &code).unwrap();
-    assert!(checkpoint.values.is_empty());
+    assert_eq!(checkpoint.saved(), 0);
+    assert!(checkpoint.values().unwrap().is_empty());
     let mut other =
         GrundyCheckpoint::open(&path.with_extension("kayles"), &"0.77".parse().unwrap()).unwrap();
-    other.save(&[0, 1, 2]).unwrap();
+    other.save(&vec![0, 1, 2].into()).unwrap();
     let err = GrundyCheckpoint::open(&path.with_extension("kayles"), &code).unwrap_err();
     assert!(err.to_string().contains("not a checkpoint"), "{err}");
     checkpoint = GrundyCheckpoint::open(&path.with_extension("officers"), &code).unwrap();
-    checkpoint.save(&[0, 0, 1, 1, 2]).unwrap();
+    checkpoint.save(&vec![0, 0, 1, 1, 2].into()).unwrap();
     let bytes = std::fs::read(path.with_extension("officers")).unwrap();
     std::fs::write(path.with_extension("officers"), &bytes[..bytes.len() - 2]).unwrap();
     let err = GrundyCheckpoint::open(&path.with_extension("officers"), &code).unwrap_err();
@@ -852,5 +852,137 @@ fn extend_to_no_bound_stops_where_it_is_told() {
     m.extend(usize::MAX, &mut |values| values.len() < 3000);
     assert_eq!(m.values().len(), 3000);
     let naive = sequence("0.6", &full(2999, Method::Naive));
-    assert_eq!(m.values(), &naive.values[..]);
+    assert_eq!(m.values(), &naive.values);
+}
+
+fn packed(upto: u64, method: Method, from: usize, window: usize) -> Options {
+    Options {
+        storage: Storage::Packed(Packing { from, window }),
+        ..full(upto, method)
+    }
+}
+
+/// A packed table gives every code of up to three digits the wide table's values, by each
+/// method, with two-byte runs so short that most splits have a part in the packed middle
+/// (read one value at a time, and left by the pipeline's helper to the main thread).
+#[test]
+fn packed_tables_give_the_wide_values_on_every_small_code() {
+    small_codes()
+        .par_iter()
+        .chain(["4!.0".to_string(), "0.3F".to_string(), "0.4!4!".to_string()].par_iter())
+        .for_each(|text| {
+            let wide = sequence(text, &full(700, Method::Naive));
+            for method in [Method::Naive, Method::RareCommon, Method::Auto] {
+                for (from, window) in [(1, 1), (5, 3), (64, 16), (300, 200)] {
+                    let seq = sequence(text, &packed(700, method, from, window));
+                    assert!(seq.values.is_packed());
+                    assert_eq!(seq.values, wide.values, "{text} {method:?} {from} {window}");
+                }
+            }
+        });
+}
+
+/// Long enough for the pipeline to run segments, whose helper copies only the two-byte runs:
+/// Officers (one splitting removal) and Grundy's game and 0.167 (several), packed from heap
+/// 1,000 with a window of 512 (the pipeline's blocks are 64 heaps).
+#[test]
+fn packed_tables_give_the_wide_values_through_the_pipeline() {
+    for text in ["0.6", "4!.0", "0.167"] {
+        let wide = sequence(text, &full(40_000, Method::Auto));
+        for (from, window) in [(1_000, 512), (20, 100)] {
+            let seq = sequence(text, &packed(40_000, Method::Auto, from, window));
+            assert_eq!(seq.values, wide.values, "{text} {from} {window}");
+        }
+    }
+}
+
+/// Every value of every heap parity, under every class of the masks a table may pack by:
+/// a byte when the class allows, escaped otherwise, and read back as itself.
+#[test]
+fn a_packed_table_reads_back_every_value() {
+    for mask in [0b1, 0b10, 0b11, 0b110, 0x3dc, 0x3ff, 0x201] {
+        for common_odd in [false, true] {
+            let mut table = ValueTable::packed(Packing { from: 1, window: 1 });
+            table.prefer_class(mask, common_odd);
+            let values: Vec<u16> = (0..4000u32).map(|n| (n * 7919 % 1031) as u16).collect();
+            for &v in &values {
+                table.push(v);
+            }
+            assert_eq!(table, values, "mask {mask:#x} {common_odd}");
+            // Packed again under another class, and on.
+            let mut again = table.clone();
+            again.prefer_class(0x3dc, !common_odd);
+            for &v in &values {
+                again.push(v);
+            }
+            let twice: Vec<u16> = values.iter().chain(&values).copied().collect();
+            assert_eq!(again, twice, "mask {mask:#x} {common_odd}, then 0x3dc");
+            // Half the values are common under a class with a value bit, and those below 512
+            // (half of them) take a byte: at most about three in four are escaped.
+            if mask >> 1 != 0 {
+                assert!(table.escaped() < 3100, "{}", table.escaped());
+            }
+        }
+    }
+}
+
+/// Officers' values to 200,000 packed from heap 4,096 take about one byte each, none
+/// escaped past the rare heaps (all below 20,627) and the few values of 255 or more that
+/// lose their bit: the class fixes one bit of every common value.
+#[test]
+fn officers_packs_into_a_byte_a_value() {
+    let seq = sequence("0.6", &packed(200_000, Method::Auto, 4096, 4096));
+    assert_eq!(
+        seq.values,
+        sequence("0.6", &full(200_000, Method::Auto)).values
+    );
+    let escaped = seq.values.escaped();
+    assert!(escaped < 2_000, "{escaped} escaped");
+    let bytes = seq.values.bytes_used();
+    assert!(
+        bytes < 200_000 + 2 * (4096 + 2 * 4096) + 20 * 2_000,
+        "{bytes} bytes"
+    );
+}
+
+/// The checkpoint of a packed run is read back into a packed run that goes on to the same
+/// values.
+#[test]
+fn a_packed_run_goes_on_from_its_checkpoint() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let code: OctalCode = "0.6".parse().unwrap();
+    let options = packed(30_000, Method::Auto, 2_000, 1_000);
+    let whole = GrundySequence::compute(&code, &full(30_000, Method::Auto), &|_, _| {}).unwrap();
+    let path = scratch("officers-packed");
+    let mut checkpoint = GrundyCheckpoint::open(&path, &code).unwrap();
+    let stop = AtomicBool::new(false);
+    let stopped = GrundySequence::compute_resumable(
+        &code,
+        &options,
+        Some(&mut checkpoint),
+        &stop,
+        &|done, _| stop.store(done >= 12_288, Ordering::Relaxed),
+    );
+    assert!(
+        matches!(stopped, Err(OctalError::Stopped { heaps: 12_289, .. })),
+        "{stopped:?}"
+    );
+    let seq = resume(&code, &options, &path);
+    assert!(seq.values.is_packed());
+    assert_eq!(seq, whole);
+    std::fs::remove_file(&path).unwrap();
+}
+
+/// Past 2^30 values a default computation packs, and the bytes it needs say so.
+#[test]
+fn storage_packs_past_two_to_the_thirty() {
+    assert_eq!(Storage::Auto.resolve(MAX_WIDE_UPTO), Storage::Wide);
+    assert_eq!(
+        Storage::Auto.resolve(MAX_WIDE_UPTO + 1),
+        Storage::Packed(Packing::default())
+    );
+    let heaps = 1u64 << 32;
+    let packed = table_bytes(heaps, Storage::Auto);
+    assert!(packed > heaps && packed < heaps + heaps / 16, "{packed}");
+    assert!(table_bytes(heaps, Storage::Wide) >= 4 * heaps);
 }

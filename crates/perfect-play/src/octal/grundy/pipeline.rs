@@ -9,7 +9,10 @@
 //! or one found in the last block) and searches. The threads meet once a block, through
 //! channels: the helper keeps its own copy of the values, sent a block at a time, and sends
 //! back each heap's far options as the bytes of an option set. Nothing is shared, so nothing
-//! is locked or atomic inside the loops.
+//! is locked or atomic inside the loops. A packed table's helper copies only its two-byte runs
+//! (the first heaps and the newest): far splits with a part in the packed middle are left to
+//! the main thread, which reads them one value at a time, and each block says where the
+//! helper stopped.
 //!
 //! The mask that divides rare from common is fixed between two re-choosings (when the heap
 //! doubles): a pipeline runs from one to the next, and stops early when the adaptive method
@@ -17,7 +20,9 @@
 //! [`RareCommon::step`] heap by heap, and so is the work counted; only the adaptive method's
 //! weighing of it differs, a pipelined heap costing the larger of its two halves.
 
-use super::{GrundyMethod, RareCommon, ValueSet, insert_rare_splits, value_bits};
+use super::{
+    GrundyMethod, RareCommon, ValueSet, ValueTable, insert_rare, insert_rare_splits, value_bits,
+};
 use std::sync::mpsc;
 
 /// Heaps per block handed between the threads.
@@ -37,15 +42,17 @@ struct FarBlock {
     bytes: Vec<u8>,
     /// Rare splits listed for each heap (the work counted).
     steps: Vec<u64>,
+    /// For each heap and each splitting removal, how many of the far splits the helper left
+    /// to the main thread (the last ones it listed, with a part in a packed table's middle).
+    left: Vec<usize>,
 }
 
 /// The helper thread's state: its own copy of the values and rare list.
 struct Helper {
-    /// Heaps `0..known` are known; the rest of the table, up to the segment's end, is
-    /// zeros, so that the loops can slice it to any heap of the segment.
-    values: Vec<u16>,
+    /// Heaps `0..known` are known (a packed table's two-byte runs only).
+    values: ValueTable,
     known: usize,
-    rare: Vec<u32>,
+    rare: Vec<usize>,
     max: u16,
     mask: u32,
     common_odd: bool,
@@ -58,10 +65,10 @@ impl Helper {
         for &v in block {
             let n = self.known;
             if n > 0 && !RareCommon::common_under(self.mask, self.common_odd, v, n) {
-                self.rare.push(n as u32);
+                self.rare.push(n);
             }
             self.max = self.max.max(v);
-            self.values[n] = v;
+            self.values.push(v);
             self.known += 1;
         }
     }
@@ -73,29 +80,37 @@ impl Helper {
         let bits = value_bits(self.max);
         let mut bytes = Vec::new();
         let mut steps = Vec::with_capacity(len);
+        let mut left = Vec::with_capacity(len * self.two_heaps.len());
         let mut stride = 0;
         for m in first..first + len {
             self.set.clear(bits);
             let mut listed = 0;
             for &(k, unequal) in &self.two_heaps {
                 if m < k + 2 {
+                    left.push(0);
                     continue;
                 }
                 let rest = m - k;
                 let low = near_below(&self.rare, rest, known);
-                let high = self
-                    .rare
-                    .partition_point(|&r| (r as usize) < rest.min(known));
+                let high = self.rare.partition_point(|&r| r < rest.min(known));
+                let mut undone = 0;
                 if low < high {
+                    let far = &self.rare[low..high];
+                    let fast = self.values.fast_rare(far, rest);
+                    let (large, base) = self.values.large_run(rest);
                     insert_rare_splits(
-                        &self.values,
-                        &self.rare[low..high],
+                        self.values.low(),
+                        large,
+                        base,
+                        &far[..fast],
                         rest,
                         unequal,
                         &mut self.set,
                     );
-                    listed += (high - low) as u64;
+                    listed += fast as u64;
+                    undone = far.len() - fast;
                 }
+                left.push(undone);
             }
             let in_use = self.set.in_use();
             stride = in_use.len();
@@ -107,6 +122,7 @@ impl Helper {
             stride,
             bytes,
             steps,
+            left,
         }
     }
 }
@@ -128,7 +144,7 @@ impl RareCommon {
         upto: usize,
         block: usize,
         min_heaps: usize,
-        after_each: &mut dyn FnMut(&[u16]) -> bool,
+        after_each: &mut dyn FnMut(&ValueTable) -> bool,
     ) {
         let block = block.max(1);
         while self.heaps.values.len() <= upto {
@@ -154,12 +170,10 @@ impl RareCommon {
         start: usize,
         end: usize,
         block: usize,
-        after_each: &mut dyn FnMut(&[u16]) -> bool,
+        after_each: &mut dyn FnMut(&ValueTable) -> bool,
     ) -> bool {
-        let mut values = self.heaps.values.clone();
-        values.resize(end, 0);
         let mut helper = Helper {
-            values,
+            values: self.heaps.values.ends_only(),
             known: start,
             rare: self.rare.clone(),
             max: self.heaps.max,
@@ -216,7 +230,8 @@ impl RareCommon {
                     }
                 }
                 // The helper may have stopped early only if this side dropped its end.
-                let _ = value_sender.send(self.heaps.values[first..first + len].to_vec());
+                let values = &self.heaps.values;
+                let _ = value_sender.send((first..first + len).map(|n| values.at(n)).collect());
                 first += len;
             }
             true
@@ -233,31 +248,23 @@ impl RareCommon {
         self.rare_steps += far.steps[i];
         let known = far.known;
         let heaps = &mut self.heaps;
-        for (&k, &unequal) in heaps.two_heaps.iter().zip(heaps.unequal.iter()) {
+        let removals = heaps.two_heaps.len();
+        let left = &far.left[i * removals..(i + 1) * removals];
+        for ((&k, &unequal), &undone) in heaps.two_heaps.iter().zip(heaps.unequal.iter()).zip(left)
+        {
             if n < k + 2 {
                 continue;
             }
             let rest = n - k;
             let low = near_below(&self.rare, rest, known);
-            let high = self
-                .rare
-                .partition_point(|&r| (r as usize) < rest.min(known));
-            let count = self.rare.partition_point(|&r| (r as usize) < rest);
-            insert_rare_splits(
-                &heaps.values,
-                &self.rare[..low],
-                rest,
-                unequal,
-                &mut heaps.set,
-            );
-            insert_rare_splits(
-                &heaps.values,
-                &self.rare[high.max(low)..count],
-                rest,
-                unequal,
-                &mut heaps.set,
-            );
-            self.rare_steps += (low + count - high.max(low)) as u64;
+            let listed_to = self.rare.partition_point(|&r| r < rest.min(known));
+            let high = listed_to.max(low);
+            let count = self.rare.partition_point(|&r| r < rest);
+            let undone = &self.rare[listed_to - undone..listed_to];
+            for part in [&self.rare[..low], undone, &self.rare[high..count]] {
+                insert_rare(&heaps.values, part, rest, unequal, &mut heaps.set);
+                self.rare_steps += part.len() as u64;
+            }
         }
         self.search_and_record(n, before, true);
     }
@@ -265,8 +272,8 @@ impl RareCommon {
 
 /// How many of the rare heaps `r` (sorted) split `rest` with a part `rest - r` not below
 /// `known`: those are left to the main thread.
-fn near_below(rare: &[u32], rest: usize, known: usize) -> usize {
-    rare.partition_point(|&r| (r as usize) < rest && rest - (r as usize) >= known)
+fn near_below(rare: &[usize], rest: usize, known: usize) -> usize {
+    rare.partition_point(|&r| r < rest && rest - r >= known)
 }
 
 impl RareCommon {
@@ -286,12 +293,11 @@ pub(super) fn two_cores() -> bool {
 pub(super) fn extend(
     method: &mut RareCommon,
     upto: usize,
-    after_each: &mut dyn FnMut(&[u16]) -> bool,
+    after_each: &mut dyn FnMut(&ValueTable) -> bool,
 ) {
     // Room for every value at once: grown by doubling, a huge table would pass through a
     // copy of itself. Only a hint: an `upto` meaning "until stopped" gets no room up front.
-    let values = &mut method.heaps.values;
-    let _ = values.try_reserve(upto.saturating_add(1).saturating_sub(values.len()));
+    method.heaps.values.reserve_upto(upto);
     if two_cores() {
         method.extend_pipelined(upto, BLOCK, 4 * BLOCK, after_each);
     } else {
