@@ -128,15 +128,18 @@ impl Storage {
 }
 
 /// About how many bytes computing heaps `0..=upto` with `storage` holds at its peak: the
-/// table, the helper thread's copy of a wide one, and the period watcher's fingerprints. The
-/// few rare and escaped heaps are left out.
+/// table, the helper thread's copy (all of a wide table, a packed one's two-byte runs) and the
+/// period watcher's fingerprints. The few rare and escaped heaps are left out.
 #[must_use]
 pub fn table_bytes(upto: u64, storage: Storage) -> u64 {
     let heaps = upto.saturating_add(1);
     // One window in 16 to 2^24, one in 1,024 beyond, some 24 bytes each in a hash map.
     let fingerprints = 24 * (heaps.min(1 << 24) / 16 + heaps.saturating_sub(1 << 24) / 1024);
     let table = match storage.resolve(upto) {
-        Storage::Packed(packing) => packing.bytes(heaps) + 2 * 3 * packing.window as u64,
+        // The helper's copy: the two-byte runs only.
+        Storage::Packed(packing) => {
+            packing.bytes(heaps) + 2 * (packing.from as u64 + 2 * packing.window as u64)
+        }
         _ => 2 * 2 * heaps,
     };
     table.saturating_add(fingerprints)
