@@ -649,10 +649,10 @@ fn complete_moves(
             };
             moves = listed;
             let one_pile = one_pile_values(spec.name, answer, &hs);
-            if let Some(values) = &one_pile {
-                if let Some(&(_, r)) = values.last() {
-                    answer["remoteness"] = json!(r);
-                }
+            if let Some(values) = &one_pile
+                && let Some(&(_, r)) = values.last()
+            {
+                answer["remoteness"] = json!(r);
             }
             for m in &mut moves {
                 if let (Some(values), Some(take)) = (&one_pile, m["move"]["take"].as_u64()) {

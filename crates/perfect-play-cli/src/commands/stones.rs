@@ -157,7 +157,7 @@ fn render(row: &[i64], a: &Analysis, ties_win: bool) -> Output {
             ends.join(" or the ")
         ));
     }
-    if row.len() % 2 == 0 && !row.is_empty() {
+    if row.len().is_multiple_of(2) && !row.is_empty() {
         text.push_str(
             "(An even number of piles: the first player can always take all the odd- or all the even-indexed piles, so never loses.)\n",
         );

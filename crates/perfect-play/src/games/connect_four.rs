@@ -131,7 +131,7 @@ impl ConnectFour {
     /// Whether the first player is to move (equal numbers of discs).
     #[must_use]
     pub fn first_to_move(&self, board: &Board) -> bool {
-        board.mask.count_ones() % 2 == 0
+        board.mask.count_ones().is_multiple_of(2)
     }
 
     /// Whether `discs` hold four in a row.

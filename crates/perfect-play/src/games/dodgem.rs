@@ -262,7 +262,7 @@ impl IndexedGame for Dodgem {
         let &(a, b) = self.tiers.get(tier)?;
         let cells = self.n * self.n;
         let within = index - self.tier_starts[tier];
-        let first_to_move = within % 2 == 0;
+        let first_to_move = within.is_multiple_of(2);
         let seconds = self.choose.choose((cells - a) as usize, b as usize);
         let (first_rank, second_rank) = (within / 2 / seconds, within / 2 % seconds);
         let first = self.choose.unrank(first_rank, a as usize, cells as usize);

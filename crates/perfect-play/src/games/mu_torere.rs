@@ -141,7 +141,7 @@ impl IndexedGame for MuTorere {
         if index >= self.index_count() {
             return None;
         }
-        let first_to_move = index % 2 == 0;
+        let first_to_move = index.is_multiple_of(2);
         let empty = (index / 2 / 70) as u8;
         let mut rank = index / 2 % 70;
         let cells: Vec<u8> = (0..9u8).filter(|&c| c != empty).collect();

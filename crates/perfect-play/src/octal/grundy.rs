@@ -420,10 +420,10 @@ impl RareCommon {
     /// loop's for the same heaps (a trial at a large heap must not cost a whole window); at each
     /// window's end, drop it if it cost more at all, and retry it when the heap has doubled.
     fn choose_mode(&mut self, n: usize) {
-        if !self.adaptive || n == 0 || n % 64 != 0 {
+        if !self.adaptive || n == 0 || !n.is_multiple_of(64) {
             return;
         }
-        let window_end = n % WINDOW == 0;
+        let window_end = n.is_multiple_of(WINDOW);
         let split = u128::from(self.window_work) * u128::from(RARE_STEP_COST.0);
         let naive = u128::from(self.window_naive) * u128::from(RARE_STEP_COST.1);
         let slower = if window_end {
@@ -598,7 +598,7 @@ fn insert_rare_splits(
     }
     // The equal split, if forbidden and its part is rare, is left out by splitting the list
     // around it, so the loop itself has no test.
-    let skip = if unequal && rest % 2 == 0 {
+    let skip = if unequal && rest.is_multiple_of(2) {
         rare.binary_search(&(rest / 2)).ok()
     } else {
         None

@@ -131,7 +131,7 @@ fn minimal(values: &ValueTable, preperiod: usize, full: usize) -> Period {
     let holds = |d: usize| (preperiod..preperiod + full).all(|n| values.at(n) == values.at(n + d));
     let mut period = full;
     for q in crate::period::prime_factors(period) {
-        while period % q == 0 && holds(period / q) {
+        while period.is_multiple_of(q) && holds(period / q) {
             period /= q;
         }
     }

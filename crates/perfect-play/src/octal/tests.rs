@@ -746,7 +746,7 @@ fn grundys_game_to_2_21_matches_the_published_table() {
         (231, Some(763_622))
     );
     let rare: Vec<usize> = (0..v.len())
-        .filter(|&n| (v[n] >> 1).count_ones() % 2 == 0)
+        .filter(|&n| (v[n] >> 1).count_ones().is_multiple_of(2))
         .collect();
     assert_eq!(rare.len(), 1274);
     assert_eq!(rare.last(), Some(&82_860));

@@ -444,7 +444,7 @@ impl Checkpoints {
     }
 
     fn offer(&mut self, stream: &Stream) {
-        if stream.words % self.spacing != 0 {
+        if !stream.words.is_multiple_of(self.spacing) {
             return;
         }
         self.kept.push(stream.snapshot());
@@ -800,7 +800,7 @@ fn divisors(n: usize) -> Vec<usize> {
     for q in prime_factors(n) {
         let mut power = 1;
         let before = all.len();
-        while rest % q == 0 {
+        while rest.is_multiple_of(q) {
             rest /= q;
             power *= q;
             for i in 0..before {
@@ -883,7 +883,7 @@ fn cyclic_period(
 ) -> usize {
     let mut d = period;
     for q in prime_factors(period) {
-        while d % q == 0 && rotation_keeps(cycle, period, d / q, marks) {
+        while d.is_multiple_of(q) && rotation_keeps(cycle, period, d / q, marks) {
             d /= q;
         }
     }

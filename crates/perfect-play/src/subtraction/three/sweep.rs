@@ -102,7 +102,7 @@ pub(super) fn sweep(x: usize, y: usize, rule: Rule, limit: usize, wanted: &Catch
                 }
             }
         }
-        if rounds % BLOCK == 0 {
+        if rounds.is_multiple_of(BLOCK) {
             pace(&mut sweeps);
         }
         if bound >= limit {
