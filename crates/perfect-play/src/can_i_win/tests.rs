@@ -262,7 +262,9 @@ fn depth_passes_agree_across_tiles_and_stops() {
         for misere in [false, true] {
             let pool = Pool::up_to(max).unwrap();
             let solve = |tile_bits, stop| {
-                bitpass::solve_depths_with(&pool, target, misere, tile_bits, stop, &|_, _| {})
+                let keep = bitpass::Keep::Planes;
+                bitpass::solve_depths_with(&pool, target, misere, tile_bits, stop, keep, &|_, _| {})
+                    .0
             };
             let whole = solve(9, false);
             let early = solve(9, true);
@@ -305,7 +307,8 @@ fn depth_passes_agree_across_tiles_and_stops() {
                 let on_pass = |_, _| {
                     count.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 };
-                bitpass::solve_depths_with(&pool, target, misere, 9, stop, &on_pass);
+                let keep = bitpass::Keep::Planes;
+                bitpass::solve_depths_with(&pool, target, misere, 9, stop, keep, &on_pass);
                 count.into_inner()
             };
             assert!(passes(true) + 2 <= passes(false), "{max} {target} {misere}");
@@ -383,4 +386,61 @@ fn start_layers_agree_across_tiles_and_batches() {
             }
         }
     }
+}
+
+/// The depth passes without planes, watching the positions near the start (used from 18
+/// numbers), give the analysis of the planes: outcome, remoteness, every first pick, and the
+/// same best line, completed from the position where the watched values run out.
+#[test]
+fn near_passes_agree_with_the_planes() {
+    let mut queries = Vec::new();
+    for max in 1..=12u32 {
+        let sum = i128::from(max * (max + 1) / 2);
+        for target in 1..=sum {
+            queries.push((Pool::up_to(max).unwrap(), target));
+        }
+    }
+    for (max, target) in [(16u32, 70i128), (16, 101), (17, 120), (20, 158), (21, 170)] {
+        queries.push((Pool::up_to(max).unwrap(), target));
+    }
+    queries.push((Pool::new(vec![2, 3, 5, 7, 11, 13, 17, 19, 23]).unwrap(), 50));
+    queries.push((Pool::new(vec![1, 2, 3, 5, 8, 13, 21, 34, 55]).unwrap(), 90));
+    for (pool, target) in queries {
+        for misere in [false, true] {
+            let query = CanIWin {
+                pool: pool.clone(),
+                target,
+                misere,
+            };
+            let ctx = format!("{:?} {target} misère {misere}", pool.values());
+            let table = bitpass::solve_depths(&pool, target, misere, &|_, _| {});
+            let by_planes = analysis_from_depths(&query, &table);
+            for depth in 1..=4 {
+                let near = bitpass::solve_near(&pool, target, misere, depth, &|_, _| {});
+                // Every watched value the passes found is the planes' value.
+                for a in near_positions(pool.full_mask(), depth) {
+                    if let Some(v) = near.value(a) {
+                        assert_eq!(Some(v), table.value(a), "{ctx} depth {depth} {a:#x}");
+                    }
+                }
+                let by_near = analysis_near_at(&query, &Options::default(), depth, &|_, _| {});
+                assert_eq!(by_near.unwrap(), by_planes, "{ctx} depth {depth}");
+            }
+        }
+    }
+}
+
+/// `available` and its subsets without at most `depth` of its numbers.
+fn near_positions(available: u64, depth: usize) -> Vec<u64> {
+    let mut out = vec![available];
+    for _ in 0..depth {
+        let next: Vec<u64> = out
+            .iter()
+            .flat_map(|&a| bits(a).map(move |i| a & !(1 << i)))
+            .collect();
+        out.extend(next);
+        out.sort_unstable();
+        out.dedup();
+    }
+    out
 }
