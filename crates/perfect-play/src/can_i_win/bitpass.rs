@@ -77,7 +77,13 @@ struct LowMasks {
     /// Subset sums in increasing order, and `at_most[j]`: the subsets among the first `j + 1`.
     sorted_sums: Vec<i128>,
     at_most: Vec<u64>,
+    /// `by_sum[x]`: the subsets with sum at most `x`, for every `x` below the largest sum,
+    /// when the low numbers are small enough for the table to be short (empty otherwise).
+    by_sum: Vec<u64>,
 }
+
+/// Largest subset sum of the low numbers for which [`LowMasks`] tabulates every sum.
+const BY_SUM_MAX: i128 = 4096;
 
 impl LowMasks {
     fn new(pool: &Pool) -> LowMasks {
@@ -108,13 +114,30 @@ impl LowMasks {
             at_most.push(acc);
         }
         debug_assert!(low_bits < LOW_BITS || without == WITHOUT);
+        let sorted_sums: Vec<i128> = by_sum.into_iter().map(|(s, _)| s).collect();
+        let largest = sorted_sums[count - 1];
+        let by_sum = if largest <= BY_SUM_MAX {
+            // Sums are at least 0 (the empty subset's): index `x` counts the sums up to `x`.
+            let mut taken = 0;
+            (0..largest)
+                .map(|x| {
+                    while taken < count && sorted_sums[taken] <= x {
+                        taken += 1;
+                    }
+                    if taken == 0 { 0 } else { at_most[taken - 1] }
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         LowMasks {
             low_bits,
             valid,
             layer,
             without,
-            sorted_sums: by_sum.into_iter().map(|(s, _)| s).collect(),
+            sorted_sums,
             at_most,
+            by_sum,
         }
     }
 
@@ -130,6 +153,10 @@ impl LowMasks {
         }
         if sums[len - 1] <= limit {
             return self.valid;
+        }
+        // Small numbers (the usual 1..=n): one read. `limit` is in 0..largest here.
+        if let Some(&subsets) = usize::try_from(limit).ok().and_then(|x| self.by_sum.get(x)) {
+            return subsets;
         }
         let mut n = 0;
         let mut step = len / 2;
@@ -421,13 +448,14 @@ pub fn solve_near(
     let watched = near(pool.full_mask(), depth.max(1));
     let keep = Keep::Watched(&watched);
     let (_, found) = solve_depths_with(pool, target, misere, TILE_BITS, true, keep, on_progress);
-    StartValues {
-        values: watched
+    let mut values = FxHashMap::with_capacity_and_hasher(watched.len(), Default::default());
+    values.extend(
+        watched
             .iter()
             .zip(found)
-            .filter_map(|(&a, f)| Some((a, f?)))
-            .collect(),
-    }
+            .filter_map(|(&a, f)| Some((a, f?))),
+    );
+    StartValues { values }
 }
 
 /// What the depth passes keep besides the two sets.
@@ -939,5 +967,38 @@ pub(crate) fn solve_start_with(
             .zip(found)
             .filter_map(|(a, f)| Some((a, f?)))
             .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The subsets of the low numbers with sum at most `limit`, by the table for small numbers
+    /// and by the search for large ones, are the ones counted by brute force.
+    #[test]
+    fn low_subsets_with_sum_at_most() {
+        let pools = [
+            vec![1, 2, 3, 4, 5, 6],
+            vec![2, 3, 5, 7],
+            vec![1, 2, 3, 5, 8, 13, 21],
+            vec![700, 1000, 1200, 1500, 1700, 1800],
+            vec![9, 1_000_000, 3_000_000_000],
+        ];
+        for values in pools {
+            let pool = Pool::new(values.clone()).unwrap();
+            let masks = LowMasks::new(&pool);
+            let low_sum = pool.sum_of(pool.full_mask() & 63);
+            assert_eq!(masks.by_sum.is_empty(), low_sum > BY_SUM_MAX, "{values:?}");
+            let largest = masks.sorted_sums[masks.sorted_sums.len() - 1];
+            let mut limits: Vec<i128> = (-3..=largest.min(5000) + 3).collect();
+            limits.extend(masks.sorted_sums.iter().flat_map(|&s| [s - 1, s, s + 1]));
+            for limit in limits {
+                let expected = (0..1u64 << masks.low_bits)
+                    .filter(|&l| pool.sum_of(l) <= limit)
+                    .fold(0u64, |m, l| m | 1 << l);
+                assert_eq!(masks.sum_at_most(limit), expected, "{values:?} {limit}");
+            }
+        }
     }
 }
