@@ -111,7 +111,16 @@ impl PeriodTracker {
         let n = values.len() - 1;
         let period = n - earlier;
         let same = (0..WINDOW).all(|i| values.at(n - i) == values.at(earlier - i));
-        if same && !self.candidates.iter().any(|c| c.period == period) {
+        // A multiple of a live candidate's period adds nothing the candidate will not prove,
+        // and once the values repeat, the checkpoint matches again every period: each match a
+        // new multiple, each walked back to the preperiod (0.354 past 2^24: 2,900 walks of
+        // 6.7 million values, where the run to its proof takes seconds).
+        if same
+            && !self
+                .candidates
+                .iter()
+                .any(|c| period.is_multiple_of(c.period))
+        {
             // n0: the heap after the last place where the shift by `period` fails.
             let mut start = n - period;
             while start > 0 && values.at(start - 1) == values.at(start - 1 + period) {
@@ -138,5 +147,36 @@ fn minimal(values: &ValueTable, preperiod: usize, full: usize) -> Period {
     Period {
         preperiod: preperiod as u64,
         period: period as u64,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Once the values repeat, the window at the last power of two matches again every period;
+    /// those matches are multiples of the live candidate and must not pile up as candidates
+    /// (each was walked back to the preperiod, which made 0.354's proof take 86 s, not 11 s).
+    #[test]
+    fn multiples_of_a_live_candidate_are_not_added() {
+        let (preperiod, period) = (5_000usize, 37usize);
+        let mut values = ValueTable::wide();
+        let mut tracker = PeriodTracker::new(3, 2);
+        let mut most = 0;
+        let mut proven = None;
+        for n in 0..20_000usize {
+            // Distinct values before the preperiod, so no shift holds there.
+            let v = if n < preperiod {
+                (n % 4_000 + 100) as u16
+            } else {
+                ((n - preperiod) % period) as u16
+            };
+            values.push(v);
+            proven = proven.or(tracker.push(&values));
+            most = most.max(tracker.candidates.len());
+        }
+        let p = proven.expect("proven by 2 (n0 + p) + t");
+        assert_eq!((p.preperiod, p.period), (preperiod as u64, period as u64));
+        assert!(most <= 2, "{most} candidates at once");
     }
 }
