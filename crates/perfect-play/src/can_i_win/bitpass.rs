@@ -19,9 +19,10 @@
 //!
 //! Remoteness comes from layers instead: pass `k` adds the positions decided in `k` picks, and
 //! within a pass every word is independent, so a pass goes a tile of words at a time in slice
-//! operations ([`solve_depths`], every position's remoteness in bit-planes). Past 28 numbers
-//! [`solve_start`] does the same passes in one bit a position, overwriting the set in place,
-//! and keeps only the values of the positions near the start.
+//! operations ([`solve_depths`], every position's remoteness in bit-planes). [`solve_near`]
+//! keeps the two sets but no planes, only the values of the positions near the start; past
+//! 24 numbers [`solve_start`] does the same passes in one bit a position, overwriting the set
+//! in place.
 
 use super::pool::{Pool, bits};
 use rayon::prelude::*;

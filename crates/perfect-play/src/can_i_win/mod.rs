@@ -353,8 +353,8 @@ fn uses_depths(n: usize, options: &Options) -> bool {
 }
 
 /// Pools from this size on get the depth passes without planes ([`analysis_near_at`]): half
-/// the memory and as fast at 20 numbers; at 28, 69 MB and 0.24 s against 199 MB and 0.37 s.
-/// Smaller pools keep every position's planes.
+/// the memory and as fast at 20 numbers (at 28, 69 MB and 0.24 s against 199 MB and 0.37 s
+/// with planes). Smaller pools keep every position's planes.
 const NEAR_MIN_POOL: usize = 18;
 
 /// Picks from the start that [`analysis_near_at`] watches: 1 + 20 + 190 + 1,140 positions at
@@ -372,10 +372,12 @@ fn remoteness_table_bytes(n: usize) -> u64 {
     }
 }
 
-/// Pools up to this size get the depth passes (at 28 numbers two sets of 32 MiB, 0.24 s);
-/// larger ones the start's layers in one bit a position, one sub-pool along the best line at a
-/// time.
-const DEPTHS_MAX_POOL: usize = 28;
+/// Pools up to this size get the depth passes; larger ones the start's layers in one bit a
+/// position, one sub-pool along the best line at a time, so that remoteness costs at most
+/// 1.5x the outcome table's memory (peak process memory against the outcome alone: 1.29x at
+/// 24 numbers with the two sets, 1.60x at 26, where the start's layers take 1.14x). At 28
+/// numbers the start's layers take 0.47 s and 40 MB, the two sets 0.19 s and 71 MB.
+const DEPTHS_MAX_POOL: usize = 24;
 
 /// Whether the table method finds remoteness by [`bitpass::solve_start`], in the memory of the
 /// outcome table: when remoteness is wanted and the depth table is not used.
@@ -384,13 +386,14 @@ fn uses_start_layers(n: usize, options: &Options) -> bool {
 }
 
 /// Picks from the start whose positions [`analysis_from_start`] watches: down to the depth
-/// table's size, at most this many, so the line's rest is one depth-table solve.
+/// passes' size, at most this many; the line's rest is the analysis of the pool reached (for
+/// 32 numbers, the start's layers of 28, then the depth passes of 24).
 const WATCH_MAX_DEPTH: usize = 4;
 
 /// The full analysis from the start's layers ([`bitpass::solve_start`]): the start and every
 /// first pick exactly. The best line follows the watched positions near the start (the same
 /// rule as the depth table's line), then goes on with the analysis of the position reached, a
-/// pool `depth` numbers smaller: for 32 numbers, the depth table of 28.
+/// pool `depth` numbers smaller: for 32 numbers, the analysis of 28.
 fn analysis_from_start(
     query: &CanIWin,
     options: &Options,
