@@ -449,14 +449,7 @@ pub fn solve_near(
     let watched = near(pool.full_mask(), depth.max(1));
     let keep = Keep::Watched(&watched);
     let (_, found) = solve_depths_with(pool, target, misere, TILE_BITS, true, keep, on_progress);
-    let mut values = FxHashMap::with_capacity_and_hasher(watched.len(), Default::default());
-    values.extend(
-        watched
-            .iter()
-            .zip(found)
-            .filter_map(|(&a, f)| Some((a, f?))),
-    );
-    StartValues { values }
+    StartValues::of_watched(&watched, found)
 }
 
 /// What the depth passes keep besides the two sets.
@@ -819,6 +812,18 @@ impl StartValues {
     pub fn value(&self, available: u64) -> Option<(bool, u32)> {
         self.values.get(&available).copied()
     }
+
+    /// The values found for `watched`, in its order (`None`: still undecided at the end).
+    fn of_watched(watched: &[u64], found: Vec<Option<(bool, u32)>>) -> StartValues {
+        let mut values = FxHashMap::with_capacity_and_hasher(watched.len(), Default::default());
+        values.extend(
+            watched
+                .iter()
+                .zip(found)
+                .filter_map(|(&a, f)| Some((a, f?))),
+        );
+        StartValues { values }
+    }
 }
 
 /// The start's value and the values of the positions up to `depth` picks from it (at least
@@ -852,7 +857,7 @@ pub fn solve_start(
 }
 
 /// `available` and every subset of it without at most `depth` of its numbers, nearest first.
-fn near(available: u64, depth: usize) -> Vec<u64> {
+pub(crate) fn near(available: u64, depth: usize) -> Vec<u64> {
     let mut out = vec![available];
     let mut level = vec![(available, u64::MAX)];
     for _ in 0..depth {
@@ -962,13 +967,7 @@ pub(crate) fn solve_start_with(
         done = record(&set, k, grow_wins);
         on_progress(u64::from(k), u64::from(n));
     }
-    StartValues {
-        values: watched
-            .into_iter()
-            .zip(found)
-            .filter_map(|(a, f)| Some((a, f?)))
-            .collect(),
-    }
+    StartValues::of_watched(&watched, found)
 }
 
 #[cfg(test)]

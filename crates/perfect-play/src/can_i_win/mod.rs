@@ -352,12 +352,12 @@ fn uses_depths(n: usize, options: &Options) -> bool {
         && remoteness_table_bytes(n) <= options.memory_limit
 }
 
-/// Pools from this size on get the depth passes without planes ([`analysis_near_at`]): half
+/// Pools from this size on get the depth passes without planes ([`bitpass::solve_near`]): half
 /// the memory and as fast at 20 numbers (at 28, 69 MB and 0.24 s against 199 MB and 0.37 s
 /// with planes). Smaller pools keep every position's planes.
 const NEAR_MIN_POOL: usize = 18;
 
-/// Picks from the start that [`analysis_near_at`] watches: 1 + 20 + 190 + 1,140 positions at
+/// Picks from the start that [`bitpass::solve_near`] watches: 1 + 20 + 190 + 1,140 positions at
 /// 20 numbers, and the rest of the line is the analysis of a pool an eighth the size.
 const NEAR_DEPTH: usize = 3;
 
@@ -404,41 +404,24 @@ fn analysis_from_start(
         .len()
         .saturating_sub(DEPTHS_MAX_POOL)
         .clamp(1, WATCH_MAX_DEPTH);
-    analysis_from_start_at(query, options, depth, on_progress)
+    analysis_watching(query, options, depth, bitpass::solve_start, on_progress)
 }
 
-/// [`analysis_from_start`] watching the positions up to `depth` picks from the start.
-fn analysis_from_start_at(
+/// How the values near the start are found: [`bitpass::solve_start`] (one bit a position) or
+/// [`bitpass::solve_near`] (the two sets).
+type SolveNear = fn(&Pool, i128, bool, usize, &(dyn Fn(u64, u64) + Sync)) -> bitpass::StartValues;
+
+/// The full analysis from the values of the positions up to `depth` picks from the start,
+/// found by `solve`; the rest of the best line is the analysis of the position where they run
+/// out, a pool `depth` numbers smaller.
+fn analysis_watching(
     query: &CanIWin,
     options: &Options,
     depth: usize,
+    solve: SolveNear,
     on_progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<Analysis, CanIWinError> {
-    let near = bitpass::solve_start(&query.pool, query.target, query.misere, depth, on_progress);
-    analysis_from_near(query, options, &near, depth)
-}
-
-/// The full analysis from the depth passes without their planes ([`bitpass::solve_near`]),
-/// watching the positions up to `depth` picks from the start; the rest of the best line comes
-/// from the analysis of the position reached, `depth` numbers smaller.
-fn analysis_near_at(
-    query: &CanIWin,
-    options: &Options,
-    depth: usize,
-    on_progress: &(dyn Fn(u64, u64) + Sync),
-) -> Result<Analysis, CanIWinError> {
-    let near = bitpass::solve_near(&query.pool, query.target, query.misere, depth, on_progress);
-    analysis_from_near(query, options, &near, depth)
-}
-
-/// The analysis read off the values of the positions up to `depth` picks from the start, the
-/// best line completed by the analysis of the position where they run out.
-fn analysis_from_near(
-    query: &CanIWin,
-    options: &Options,
-    near: &bitpass::StartValues,
-    depth: usize,
-) -> Result<Analysis, CanIWinError> {
+    let near = solve(&query.pool, query.target, query.misere, depth, on_progress);
     let (mut analysis, reached) = analysis_from_values(query, &|a| near.value(a), depth);
     if reached != 0 {
         let next = CanIWin {
@@ -652,7 +635,8 @@ pub fn analyse_with_progress(
     let method = choose_method(query, options, true)?;
     if method == Method::BitTable && uses_depths(query.pool.len(), options) {
         if query.pool.len() >= NEAR_MIN_POOL {
-            return analysis_near_at(query, options, NEAR_DEPTH, on_progress);
+            let solve = bitpass::solve_near;
+            return analysis_watching(query, options, NEAR_DEPTH, solve, on_progress);
         }
         let table = bitpass::solve_depths(&query.pool, query.target, query.misere, on_progress);
         return Ok(analysis_from_depths(query, &table));

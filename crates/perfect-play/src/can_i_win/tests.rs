@@ -316,10 +316,9 @@ fn depth_passes_agree_across_tiles_and_stops() {
     }
 }
 
-/// The start's layers in one bit a position (used past 28 numbers) give the same analysis as
-/// the depth table: outcome, remoteness, every first pick, and the same best line.
-#[test]
-fn start_layers_agree_with_the_depth_table() {
+/// Pools and targets for the analyses that watch the positions near the start: every pool
+/// 1..=n up to 12 at every target, larger pools, and odd pools.
+fn watching_queries() -> Vec<(Pool, i128)> {
     let mut queries = Vec::new();
     for max in 1..=12u32 {
         let sum = i128::from(max * (max + 1) / 2);
@@ -327,11 +326,19 @@ fn start_layers_agree_with_the_depth_table() {
             queries.push((Pool::up_to(max).unwrap(), target));
         }
     }
-    for (max, target) in [(16u32, 70i128), (16, 101), (17, 120), (20, 158)] {
+    for (max, target) in [(16u32, 70i128), (16, 101), (17, 120), (20, 158), (21, 170)] {
         queries.push((Pool::up_to(max).unwrap(), target));
     }
     queries.push((Pool::new(vec![2, 3, 5, 7, 11, 13, 17, 19, 23]).unwrap(), 50));
-    for (pool, target) in queries {
+    queries.push((Pool::new(vec![1, 2, 3, 5, 8, 13, 21, 34, 55]).unwrap(), 90));
+    queries
+}
+
+/// The start's layers in one bit a position (used past 24 numbers) give the same analysis as
+/// the depth table: outcome, remoteness, every first pick, and the same best line.
+#[test]
+fn start_layers_agree_with_the_depth_table() {
+    for (pool, target) in watching_queries() {
         for misere in [false, true] {
             let query = CanIWin {
                 pool: pool.clone(),
@@ -341,8 +348,10 @@ fn start_layers_agree_with_the_depth_table() {
             let ctx = format!("{:?} {target} misère {misere}", pool.values());
             let by_depths = analyse(&query, &forced(Method::BitTable)).unwrap();
             for depth in 1..=4 {
+                let solve = bitpass::solve_start;
                 let by_start =
-                    analysis_from_start_at(&query, &Options::default(), depth, &|_, _| {}).unwrap();
+                    analysis_watching(&query, &Options::default(), depth, solve, &|_, _| {})
+                        .unwrap();
                 assert_eq!(by_start, by_depths, "{ctx} depth {depth}");
             }
         }
@@ -393,19 +402,7 @@ fn start_layers_agree_across_tiles_and_batches() {
 /// same best line, completed from the position where the watched values run out.
 #[test]
 fn near_passes_agree_with_the_planes() {
-    let mut queries = Vec::new();
-    for max in 1..=12u32 {
-        let sum = i128::from(max * (max + 1) / 2);
-        for target in 1..=sum {
-            queries.push((Pool::up_to(max).unwrap(), target));
-        }
-    }
-    for (max, target) in [(16u32, 70i128), (16, 101), (17, 120), (20, 158), (21, 170)] {
-        queries.push((Pool::up_to(max).unwrap(), target));
-    }
-    queries.push((Pool::new(vec![2, 3, 5, 7, 11, 13, 17, 19, 23]).unwrap(), 50));
-    queries.push((Pool::new(vec![1, 2, 3, 5, 8, 13, 21, 34, 55]).unwrap(), 90));
-    for (pool, target) in queries {
+    for (pool, target) in watching_queries() {
         for misere in [false, true] {
             let query = CanIWin {
                 pool: pool.clone(),
@@ -418,29 +415,16 @@ fn near_passes_agree_with_the_planes() {
             for depth in 1..=4 {
                 let near = bitpass::solve_near(&pool, target, misere, depth, &|_, _| {});
                 // Every watched value the passes found is the planes' value.
-                for a in near_positions(pool.full_mask(), depth) {
+                for a in bitpass::near(pool.full_mask(), depth) {
                     if let Some(v) = near.value(a) {
                         assert_eq!(Some(v), table.value(a), "{ctx} depth {depth} {a:#x}");
                     }
                 }
-                let by_near = analysis_near_at(&query, &Options::default(), depth, &|_, _| {});
+                let solve = bitpass::solve_near;
+                let by_near =
+                    analysis_watching(&query, &Options::default(), depth, solve, &|_, _| {});
                 assert_eq!(by_near.unwrap(), by_planes, "{ctx} depth {depth}");
             }
         }
     }
-}
-
-/// `available` and its subsets without at most `depth` of its numbers.
-fn near_positions(available: u64, depth: usize) -> Vec<u64> {
-    let mut out = vec![available];
-    for _ in 0..depth {
-        let next: Vec<u64> = out
-            .iter()
-            .flat_map(|&a| bits(a).map(move |i| a & !(1 << i)))
-            .collect();
-        out.extend(next);
-        out.sort_unstable();
-        out.dedup();
-    }
-    out
 }
