@@ -397,7 +397,7 @@ fn start_layers_agree_across_tiles_and_batches() {
     }
 }
 
-/// The depth passes without planes, watching the positions near the start (used from 18
+/// The depth passes without planes, watching the positions near the start (used from 15
 /// numbers), give the analysis of the planes: outcome, remoteness, every first pick, and the
 /// same best line, completed from the position where the watched values run out.
 #[test]
