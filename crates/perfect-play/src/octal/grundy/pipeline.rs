@@ -24,6 +24,7 @@ use super::{
     GrundyMethod, RareCommon, ValueSet, ValueTable, insert_rare, insert_rare_splits, value_bits,
 };
 use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 /// Heaps per block handed between the threads. Each hand-over can wake a sleeping thread, at
 /// some microseconds in this VM: Officers (0.6) to 2 x 10^6 took 3.13-4.06 s (median 3.49) in
@@ -297,7 +298,7 @@ impl RareCommon {
                     // `index - 1`, so the helper runs a block ahead of the main thread.
                     let needed = start + index.max(1) * block - block;
                     while helper.known < needed {
-                        match value_receiver.recv() {
+                        match receive(&value_receiver) {
                             Ok(values) => helper.learn(&values),
                             Err(_) => return,
                         }
@@ -312,7 +313,7 @@ impl RareCommon {
             });
             let mut first = start;
             while first < end {
-                let Ok(far) = far_receiver.recv() else {
+                let Ok(far) = receive(&far_receiver) else {
                     return true; // cannot happen; heap by heap goes on
                 };
                 let len = far.steps.len();
@@ -365,6 +366,24 @@ impl RareCommon {
         self.search_and_record(n, before, true);
     }
 }
+
+/// The next message, waited for by spinning a while before sleeping: the threads meet once a
+/// block, each usually a few microseconds apart, and waking a sleeping thread costs about as
+/// much again in this VM.
+fn receive<T>(receiver: &mpsc::Receiver<T>) -> Result<T, mpsc::RecvError> {
+    let start = Instant::now();
+    loop {
+        match receiver.try_recv() {
+            Ok(message) => return Ok(message),
+            Err(mpsc::TryRecvError::Disconnected) => return Err(mpsc::RecvError),
+            Err(mpsc::TryRecvError::Empty) if start.elapsed() < SPIN => std::hint::spin_loop(),
+            Err(mpsc::TryRecvError::Empty) => return receiver.recv(),
+        }
+    }
+}
+
+/// How long [`receive`] spins before it sleeps.
+const SPIN: Duration = Duration::from_micros(100);
 
 /// How many of the rare heaps `r` (sorted) split `rest` with a part `rest - r` not below
 /// `known`: those are left to the main thread.
