@@ -719,6 +719,36 @@ fn the_pipeline_gives_the_one_thread_values() {
 }
 
 #[test]
+fn the_naive_loop_on_two_threads_gives_the_one_thread_values() {
+    // The adaptive method's naive stretches run pipelined too: every code of up to three
+    // digits (and some with restrictions and unequal parts) against the definition, in blocks
+    // small enough for the stretches to start early.
+    let (mut checked, mut pipelined) = (0, 0);
+    for text in small_codes().iter().map(String::as_str).chain([
+        "4!.0", "0.7?", "4?.3", "0.37F", "0.4!4!", "0.024", "0.114", "4.327",
+    ]) {
+        let c = code(text);
+        let naive = sequence(text, &full(1000, Method::Naive));
+        for block in [1, 3, 16] {
+            let mut two = grundy::RareCommon::adaptive(&c);
+            two.extend_pipelined(1000, block, 2 * block, &mut |_| true);
+            assert_eq!(
+                naive.values,
+                two.values().to_vec(),
+                "{text}, blocks of {block}"
+            );
+            pipelined += u64::from(two.naive_pipelined > 0);
+        }
+        checked += 1;
+    }
+    assert!(checked > 300, "{checked} codes");
+    assert!(
+        pipelined > 300,
+        "naive stretches on two threads in {pipelined} runs"
+    );
+}
+
+#[test]
 fn the_pipeline_stops_where_it_is_told() {
     let mut m = grundy::RareCommon::new(&OctalCode::grundys_game());
     m.extend_pipelined(10_000, 16, 32, &mut |values| values.len() < 1234);
