@@ -675,7 +675,7 @@ fn pipelined_against_steps(
         one.step();
     }
     let mut two = method(c);
-    two.extend_pipelined(upto, block, 2 * block, &mut |_| true);
+    two.extend_pipelined(upto, block, 2 * block, 0, &mut |_| true);
     if !one.is_adaptive() {
         assert_eq!(
             (one.search_steps, one.rare_steps),
@@ -731,7 +731,7 @@ fn the_naive_loop_on_two_threads_gives_the_one_thread_values() {
         let naive = sequence(text, &full(1000, Method::Naive));
         for block in [1, 3, 16] {
             let mut two = grundy::RareCommon::adaptive(&c);
-            two.extend_pipelined(1000, block, 2 * block, &mut |_| true);
+            two.extend_pipelined(1000, block, 2 * block, 0, &mut |_| true);
             assert_eq!(
                 naive.values,
                 two.values().to_vec(),
@@ -751,7 +751,7 @@ fn the_naive_loop_on_two_threads_gives_the_one_thread_values() {
 #[test]
 fn the_pipeline_stops_where_it_is_told() {
     let mut m = grundy::RareCommon::new(&OctalCode::grundys_game());
-    m.extend_pipelined(10_000, 16, 32, &mut |values| values.len() < 1234);
+    m.extend_pipelined(10_000, 16, 32, 0, &mut |values| values.len() < 1234);
     assert_eq!(m.values().len(), 1234);
     let naive = sequence("4!.0", &full(1233, Method::Naive));
     assert_eq!(m.values(), &naive.values);

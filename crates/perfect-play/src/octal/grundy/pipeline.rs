@@ -40,6 +40,11 @@ use std::time::{Duration, Instant};
 /// no better than 128, and Grundy's game, 0.14 and 0.07 did not change.
 const BLOCK: usize = 128;
 
+/// Rare splits a heap below which the rare loop stays on the main thread: 0.104 to 10^5
+/// (about 20 a heap) took 0.04-0.07 s pipelined against 0.01-0.02 s on one thread; 0.36
+/// (about 500) 0.07-0.10 s against 0.10-0.13 s.
+const MIN_RARE_SPLITS: usize = 256;
+
 /// Largest values (in bits) for which a pipeline runs: each heap's far options travel as
 /// `2^bits + 8` bytes.
 const MAX_BITS: u32 = 12;
@@ -329,28 +334,33 @@ fn mark_options(small: u16, large: &[u16], sets: &mut [u8], stride: usize) {
 
 impl RareCommon {
     /// Whether the pipeline can run from here: splitting removals, the split in force (not
-    /// the naive loop), and values small enough to send as option sets.
-    fn pipeline_applies(&self) -> bool {
+    /// the naive loop), values small enough to send as option sets, and at least
+    /// `min_rare_splits` rare splits a heap for the helper (with fewer, the hand-overs cost
+    /// more than they save).
+    fn pipeline_applies(&self, min_rare_splits: usize) -> bool {
         !self.heaps.two_heaps.is_empty()
             && !self.naive_mode
             && value_bits(self.heaps.max) <= MAX_BITS
+            && self.rare.len() * self.heaps.two_heaps.len() >= min_rare_splits
     }
 
     /// Compute heaps up to `upto` (or until `after_each` returns false) with the rare loop's
     /// far part on a second thread, in blocks of `block` heaps, whenever at least
-    /// `min_heaps` heaps remain before the mask is next re-chosen; heap by heap otherwise.
+    /// `min_heaps` heaps remain before the mask is next re-chosen and each heap has at least
+    /// `min_rare_splits` rare splits; heap by heap otherwise.
     pub(crate) fn extend_pipelined(
         &mut self,
         upto: usize,
         block: usize,
         min_heaps: usize,
+        min_rare_splits: usize,
         after_each: &mut dyn FnMut(&ValueTable) -> bool,
     ) {
         let block = block.max(1);
         while self.heaps.values.len() <= upto {
             let start = self.heaps.values.len();
             let end = self.next_rebuild.min(upto.saturating_add(1));
-            if self.pipeline_applies() && end - start >= min_heaps.max(1) {
+            if self.pipeline_applies(min_rare_splits) && end - start >= min_heaps.max(1) {
                 if !self.run_segment(start, end, block, after_each) {
                     return;
                 }
@@ -625,7 +635,7 @@ pub(super) fn extend(
     // copy of itself. Only a hint: an `upto` meaning "until stopped" gets no room up front.
     method.heaps.values.reserve_upto(upto);
     if two_cores() {
-        method.extend_pipelined(upto, BLOCK, 4 * BLOCK, after_each);
+        method.extend_pipelined(upto, BLOCK, 4 * BLOCK, MIN_RARE_SPLITS, after_each);
     } else {
         while method.values().len() <= upto {
             method.step();
