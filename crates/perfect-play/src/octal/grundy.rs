@@ -175,11 +175,16 @@ impl Heaps {
     /// The smaller part of the largest split of `rest` for the `i`-th two-heap removal.
     #[inline]
     fn half(&self, i: usize, rest: usize) -> usize {
-        if self.unequal[i] {
-            (rest - 1) / 2
-        } else {
-            rest / 2
-        }
+        split_half(rest, self.unequal[i])
+    }
+
+    /// Each splitting removal with whether its two parts must differ, for a helper thread.
+    fn removals(&self) -> Vec<(usize, bool)> {
+        self.two_heaps
+            .iter()
+            .copied()
+            .zip(self.unequal.iter().copied())
+            .collect()
     }
 
     fn push(&mut self, v: u16) {
@@ -215,6 +220,11 @@ impl Heaps {
         self.values = table;
         self
     }
+}
+
+/// The splits `(a, rest - a)` of a removal: `a` from 1 to this (the parts unequal if asked).
+fn split_half(rest: usize, unequal: bool) -> usize {
+    if unequal { (rest - 1) / 2 } else { rest / 2 }
 }
 
 /// Insert the options `small[j] ^ large[len - 1 - j]` (two slices of one length walked in

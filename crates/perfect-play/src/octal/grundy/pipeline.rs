@@ -29,7 +29,7 @@
 
 use super::{
     GrundyMethod, RareCommon, ValueSet, ValueTable, insert_rare, insert_rare_splits, insert_splits,
-    value_bits,
+    split_half, value_bits,
 };
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -309,11 +309,6 @@ impl FarLister for NaiveHelper {
     }
 }
 
-/// The splits `(a, rest - a)` of a removal: `a` from 1 to this.
-fn split_half(rest: usize, unequal: bool) -> usize {
-    if unequal { (rest - 1) / 2 } else { rest / 2 }
-}
-
 /// How many of a heap's splits `1..=half` of `rest` the main thread inserts when the helper
 /// knew heaps `0..known`: half of them, and all those with a part not below `known`.
 fn naive_share(rest: usize, half: usize, known: usize) -> usize {
@@ -395,13 +390,7 @@ impl RareCommon {
             max: self.heaps.max,
             mask: self.mask,
             common_odd: self.common_odd,
-            two_heaps: self
-                .heaps
-                .two_heaps
-                .iter()
-                .copied()
-                .zip(self.heaps.unequal.iter().copied())
-                .collect(),
+            two_heaps: self.heaps.removals(),
             set: ValueSet::new(),
         };
         self.run_blocks(
@@ -505,13 +494,7 @@ impl RareCommon {
         let helper = NaiveHelper {
             values: self.heaps.values.low()[..start].to_vec(),
             max: self.heaps.max,
-            two_heaps: self
-                .heaps
-                .two_heaps
-                .iter()
-                .copied()
-                .zip(self.heaps.unequal.iter().copied())
-                .collect(),
+            two_heaps: self.heaps.removals(),
             set: ValueSet::new(),
         };
         self.run_blocks(
