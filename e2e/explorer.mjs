@@ -129,6 +129,9 @@ const views = [
   ['dodgem', 'game=dodgem'],
   ['mu-torere', 'game=mu-torere'],
   ['quixo', 'game=quixo&position=x../.o./...:x'],
+  ['teeko', 'game=teeko&size=4&pieces=3'],
+  ['dobutsu', 'game=dobutsu&animals=c'],
+  ['hexapawn', 'game=hexapawn'],
 ];
 for (const [name, query] of views) {
   await open(query);

@@ -12,6 +12,7 @@ fuzz_target!(|data: &[u8]| {
     let explorer = Explorer {
         budget_seconds: 0.5,
         small_limits: true,
+        ..Explorer::default()
     };
     match explorer.answer(game, &params) {
         Ok(answer) => {

@@ -1,6 +1,7 @@
 //! Command-line arguments (clap derive). Each subcommand is one game family.
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches, Parser, Subcommand};
+use perfect_play::registry::{self, GameInfo, ParamKind};
 
 /// Solve two-player games exactly: who wins under perfect play, with which move, and why.
 ///
@@ -72,6 +73,9 @@ pub enum Command {
     /// Play a game against the perfect player in the terminal: your moves from stdin, one a
     /// line (so it can be scripted); `hint`, `moves`, `undo`, `quit`.
     Play(PlayArgs),
+    /// The engine's board games, one command each (from the registry).
+    #[command(flatten)]
+    Board(BoardCommand),
 }
 
 /// Arguments of `perfect-play serve`.
@@ -92,6 +96,12 @@ pub struct ServeArgs {
     /// status 422 and the figure.
     #[arg(long, default_value_t = 2.0, value_parser = parse_budget)]
     pub budget: f64,
+
+    /// A solved database to answer from (written by `perfect-play solve GAME ... --db PATH`;
+    /// repeat for several): its game and variant are answered from the file, one block read
+    /// a position, whatever their size.
+    #[arg(long, value_name = "PATH")]
+    pub db: Vec<std::path::PathBuf>,
 }
 
 fn parse_budget(text: &str) -> Result<f64, String> {
@@ -118,8 +128,7 @@ pub enum Side {
     after_help = "Moves are written as the moves list shows them, or short: Nim and the heap games `1 2` (take 2 from heap 1), tic-tac-toe and Connect Four the square or column, Can I Win the number, Stones `left`/`right` (or l/r), Dodgem, Mu Torere and Quixo their move names (a3R, 4c, c1T).\n\nExamples:\n  perfect-play play nim 3 4 5\n  printf '1 2\\nquit\\n' | perfect-play play nim 3 4 5\n  perfect-play play tic-tac-toe --as second --hints\n  perfect-play play subtraction 20 --moves 1,3,4\n  perfect-play play can-i-win 10 15"
 )]
 pub struct PlayArgs {
-    /// The game: nim, tic-tac-toe, coins, subtraction, stones, octal, can-i-win, sum,
-    /// connect-four, dodgem, mu-torere, quixo.
+    /// The game: any game `perfect-play --help` lists (nim, tic-tac-toe, quixo, ...).
     pub game: String,
 
     /// The starting position in the game's own command's notation (default: its first
@@ -151,17 +160,25 @@ pub struct PlayArgs {
     #[arg(long)]
     pub ties_win: bool,
 
-    /// connect-four: columns.
+    /// connect-four, hexapawn: columns.
     #[arg(long)]
     pub width: Option<u32>,
 
-    /// connect-four: rows.
+    /// connect-four, hexapawn: rows.
     #[arg(long)]
     pub height: Option<u32>,
 
-    /// dodgem, quixo: the board's side.
+    /// dodgem, quixo, teeko: the board's side.
     #[arg(long)]
     pub size: Option<u32>,
+
+    /// teeko: pieces each.
+    #[arg(long)]
+    pub pieces: Option<u32>,
+
+    /// dobutsu: the kinds in play besides the lions (e, g, c).
+    #[arg(long)]
+    pub animals: Option<String>,
 }
 
 /// The games `values` and `sum` accept, for the help texts.
@@ -208,7 +225,7 @@ pub struct SumArgs {
 #[derive(Debug, Args)]
 pub struct SchemaArgs {
     /// The command whose output the schema describes.
-    #[arg(value_name = "COMMAND", value_parser = clap::builder::PossibleValuesParser::new(crate::schema::COMMANDS))]
+    #[arg(value_name = "COMMAND", value_parser = clap::builder::PossibleValuesParser::new(crate::schema::commands()))]
     pub command: String,
 }
 
@@ -265,14 +282,14 @@ pub struct ConnectFourArgs {
 }
 
 /// Arguments of `perfect-play solve` and `perfect-play query`.
-#[derive(Debug, Args)]
+#[derive(Clone, Debug, Args)]
 #[command(
     after_help = "Examples:\n  perfect-play solve tic-tac-toe\n  perfect-play solve connect-four --width 5 --height 4 --db c4-5x4.ppdb\n  perfect-play query connect-four --width 5 --height 4 2233 --db c4-5x4.ppdb\n  perfect-play query tic-tac-toe x...o....\n  perfect-play solve dodgem --size 4\n  perfect-play query dodgem x../x../.oo"
 )]
 pub struct EngineArgs {
     /// The game, its options and (for query) the position.
     #[command(subcommand)]
-    pub game: EngineGame,
+    pub game: GameChoice,
 
     /// A database file: solve writes the table there (finished tiers going to PATH.partial,
     /// and a tier in progress every 5 minutes to PATH.partial.level, which a killed solve
@@ -285,90 +302,226 @@ pub struct EngineArgs {
     pub threads: u16,
 }
 
-/// The games the engine solves, with their options.
-#[derive(Debug, Subcommand)]
-pub enum EngineGame {
-    /// Tic-tac-toe. POSITION: the board, 9 characters in reading order (x, o, . for empty).
-    #[command(name = "tic-tac-toe", alias = "ttt")]
-    TicTacToe {
-        /// The position (query only; default: the empty board).
-        #[arg(value_name = "POSITION")]
-        position: Option<String>,
-    },
-    /// Connect Four. POSITION: the columns played from the empty board, 1-based, as digits
-    /// (2233) or a comma list (10,11).
-    #[command(name = "connect-four", alias = "c4")]
-    ConnectFour {
-        /// The position (query only; default: the empty board).
-        #[arg(value_name = "POSITION")]
-        position: Option<String>,
-        /// Columns.
-        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=32))]
-        width: u32,
-        /// Rows.
-        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=63))]
-        height: u32,
-    },
-    /// Dodgem (Colin Vout). POSITION: the board's squares row by row from the top (x: the
-    /// first player's cars, which drive right; o: the second player's, which drive up; .
-    /// empty), rows optionally separated by /, then :x or :o for the side to move (default x).
-    /// The 3 x 3 start is x../x../.oo:x. A move is its car's square and direction: b1U.
-    Dodgem {
-        /// The position (query only; default: the start).
-        #[arg(value_name = "POSITION")]
-        position: Option<String>,
-        /// The board's side, 2 to 8.
-        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(2..=8))]
-        size: u32,
-    },
-    /// Mu Torere (the Maori game). POSITION: the eight points around the star, then the centre
-    /// (x: the first player's pieces, o: the second's, .: the empty cell), then :x or :o for the
-    /// side to move (default x). The start is xxxxoooo.:x. A move is its two cells, points 1-8
-    /// and c for the centre: 4c, c5, 45.
-    #[command(name = "mu-torere")]
-    MuTorere {
-        /// The position (query only; default: the start).
-        #[arg(value_name = "POSITION")]
-        position: Option<String>,
-    },
-    /// Quixo (GamesmanOne's rules). POSITION: the squares row by row from the top (x, o, or .
-    /// for a blank cube), rows optionally separated by /, then :x or :o for the side to move
-    /// (default x). A move is the square taken (column letter, row from the bottom) and the
-    /// end it goes back in at (L, R, T, B): a1R.
-    Quixo {
-        /// The position (query only; default: the empty board).
-        #[arg(value_name = "POSITION")]
-        position: Option<String>,
-        /// The board's side, 2 to 5.
-        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(2..=5))]
-        size: u32,
-    },
-    /// Teeko (John Scarne): a 5 x 5 board, four pieces each, placed in turn and then stepped
-    /// to an adjacent empty square; four in a row or on a 2 x 2 square wins. POSITION: the
-    /// squares row by row from the top (x: the first player's pieces, Black; o: the second's;
-    /// . empty), rows optionally separated by /, then :x or :o for the side to move (default:
-    /// the placing order's, x once all are placed). A move is the square a piece is placed on
-    /// (column letter, row from the bottom: c3) or the squares a piece steps from and to
-    /// (c3d4).
-    Teeko {
-        /// The position (query only; default: the empty board).
-        #[arg(value_name = "POSITION")]
-        position: Option<String>,
-    },
-    /// Dobutsu shogi (Madoka Kitao): a 3 x 4 board; lion, elephant, giraffe and chick each,
-    /// captures go to the hand and may be dropped; taking the lion, or a lion on the far row
-    /// out of reach, wins. The second player wins in 78 (Tanaka 2009); the whole game takes
-    /// about 11 GB: pass --memory-limit 12G. POSITION: the rows from the top (L lion, E
-    /// elephant, G giraffe, C chick, H hen; capitals for the first player, who starts at the
-    /// bottom; . empty) joined by /, then optionally :HAND (the pieces held, capitals the
-    /// first player's, e.g. :Cg) and :x or :o for the side to move (default x). The start is
-    /// gle/.c./.C./ELG. A move is its squares (column letter, row from the bottom: b2b3) or a
-    /// drop (C*b3).
-    Dobutsu {
-        /// The position (query only; default: the start).
-        #[arg(value_name = "POSITION")]
-        position: Option<String>,
-    },
+/// An engine game chosen on the command line, with its parameters and position: the
+/// subcommands come from the library's registry (one per engine game, with its typed
+/// parameters as flags), so that a game registered there is a command here.
+#[derive(Clone, Debug)]
+pub struct GameChoice {
+    /// The game.
+    pub info: &'static GameInfo,
+    /// The parameters given or defaulted, as (name, text) pairs.
+    pub params: Vec<(String, String)>,
+    /// The position, when one is given.
+    pub position: Option<String>,
+}
+
+impl GameChoice {
+    /// The engine game these arguments describe.
+    pub fn build(&self) -> Result<Box<dyn perfect_play::registry::EngineGame>, String> {
+        let params = self
+            .info
+            .params_from(&self.params)
+            .map_err(|e| e.to_string())?;
+        match self.info.build(&params) {
+            Some(built) => built.map_err(|e| e.to_string()),
+            None => Err(format!("{} is not solved by the engine", self.info.name)),
+        }
+    }
+}
+
+/// The clap subcommand of a registered game: its position and its parameters as flags; the
+/// top-level form (`perfect-play quixo`) also takes `--db` and `--threads`.
+fn game_command(info: &'static GameInfo, top_level: bool) -> clap::Command {
+    let about = format!("{}: {}", info.title, info.description);
+    let long = format!(
+        "{about}\n\nPOSITION: {}.\nA move: {}.\n\nThe engine solves every position of the game (two bytes each) and reads the one asked for; with --db, a database written by `perfect-play solve {} ... --db PATH` answers without solving.",
+        info.notation, info.move_notation, info.name
+    );
+    let mut command = clap::Command::new(info.name)
+        .about(about)
+        .long_about(long)
+        .visible_aliases(info.aliases.iter().copied())
+        .arg(
+            Arg::new("position")
+                .value_name("POSITION")
+                .help("The position (default: the start)"),
+        );
+    let examples: Vec<String> = info
+        .examples
+        .iter()
+        .map(|e| {
+            let mut words = vec![format!("perfect-play {}", info.name)];
+            words.extend(e.params.iter().map(|(k, v)| {
+                let flag = format!("--{}", k.replace('_', "-"));
+                if v == &"true" {
+                    flag
+                } else {
+                    format!("{flag} {v}")
+                }
+            }));
+            if !e.position.is_empty() {
+                words.push(e.position.to_string());
+            }
+            format!("  {}", words.join(" "))
+        })
+        .collect();
+    command = command.after_help(format!("Examples:\n{}", examples.join("\n")));
+    for param in info.params {
+        let mut arg = Arg::new(param.name)
+            .long(param.name.replace('_', "-"))
+            .help(capitalise(param.help));
+        arg = match param.kind {
+            ParamKind::Boolean => arg.action(ArgAction::SetTrue),
+            ParamKind::Integer { min, max } => arg
+                .value_name("N")
+                .value_parser(clap::value_parser!(u64).range(min..=max)),
+            ParamKind::List => arg.value_name("LIST"),
+            ParamKind::Text => arg.value_name("TEXT"),
+        };
+        if !param.default.is_empty() {
+            arg = arg.default_value(param.default);
+        }
+        command = command.arg(arg);
+    }
+    if top_level {
+        command = command
+            .arg(
+                Arg::new("db")
+                    .long("db")
+                    .value_name("PATH")
+                    .value_parser(clap::value_parser!(std::path::PathBuf))
+                    .help("A database file: read the answer from it when it exists (one block per position read, no solve), else solve, write it there and answer; a solve cut short resumes from PATH.partial"),
+            )
+            .arg(
+                Arg::new("threads")
+                    .long("threads")
+                    .value_name("N")
+                    .default_value("0")
+                    .value_parser(clap::value_parser!(u16).range(0..=256))
+                    .help("Worker threads, up to 256 (default: one per core)"),
+            );
+    }
+    command
+}
+
+fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+impl GameChoice {
+    fn from_sub(name: &str, matches: &ArgMatches) -> Result<GameChoice, clap::Error> {
+        let info = registry::find(name)
+            .filter(|g| g.engine.is_some())
+            .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::InvalidSubcommand))?;
+        let mut params = Vec::new();
+        for param in info.params {
+            let value = match param.kind {
+                ParamKind::Boolean => matches.get_flag(param.name).then(|| "true".to_string()),
+                ParamKind::Integer { .. } => matches.get_one::<u64>(param.name).map(u64::to_string),
+                ParamKind::List | ParamKind::Text => matches.get_one::<String>(param.name).cloned(),
+            };
+            if let Some(value) = value {
+                params.push((param.name.to_string(), value));
+            }
+        }
+        Ok(GameChoice {
+            info,
+            params,
+            position: matches.get_one::<String>("position").cloned(),
+        })
+    }
+}
+
+impl FromArgMatches for GameChoice {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
+        let (name, sub) = matches
+            .subcommand()
+            .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::MissingSubcommand))?;
+        GameChoice::from_sub(name, sub)
+    }
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        *self = GameChoice::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+impl Subcommand for GameChoice {
+    fn augment_subcommands(mut command: clap::Command) -> clap::Command {
+        for info in registry::engine_games() {
+            command = command.subcommand(game_command(info, false));
+        }
+        command
+    }
+    fn augment_subcommands_for_update(command: clap::Command) -> clap::Command {
+        GameChoice::augment_subcommands(command)
+    }
+    fn has_subcommand(name: &str) -> bool {
+        registry::engine_games().any(|g| g.is_called(name))
+    }
+}
+
+/// An engine game as a top-level command (`perfect-play quixo`), for every registered engine
+/// game that has no command of its own: the same as `query GAME`, with `--db` and `--threads`.
+#[derive(Clone, Debug)]
+pub struct BoardCommand {
+    /// The game, its parameters and position.
+    pub game: GameChoice,
+    /// `--db`.
+    pub db: Option<std::path::PathBuf>,
+    /// `--threads`.
+    pub threads: u16,
+}
+
+impl BoardCommand {
+    /// The same question as `query` asks it.
+    pub fn as_query(&self) -> EngineArgs {
+        EngineArgs {
+            game: self.game.clone(),
+            db: self.db.clone(),
+            threads: self.threads,
+        }
+    }
+}
+
+/// The games with a command of their own (their answer has its own fields).
+pub(crate) const OWN_COMMANDS: [&str; 2] = ["tic-tac-toe", "connect-four"];
+
+impl FromArgMatches for BoardCommand {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
+        let (name, sub) = matches
+            .subcommand()
+            .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::MissingSubcommand))?;
+        Ok(BoardCommand {
+            game: GameChoice::from_sub(name, sub)?,
+            db: sub.get_one::<std::path::PathBuf>("db").cloned(),
+            threads: sub.get_one::<u16>("threads").copied().unwrap_or(0),
+        })
+    }
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        *self = BoardCommand::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+impl Subcommand for BoardCommand {
+    fn augment_subcommands(mut command: clap::Command) -> clap::Command {
+        for info in registry::engine_games().filter(|g| !OWN_COMMANDS.contains(&g.name)) {
+            command = command.subcommand(game_command(info, true));
+        }
+        command
+    }
+    fn augment_subcommands_for_update(command: clap::Command) -> clap::Command {
+        BoardCommand::augment_subcommands(command)
+    }
+    fn has_subcommand(name: &str) -> bool {
+        registry::engine_games()
+            .filter(|g| !OWN_COMMANDS.contains(&g.name))
+            .any(|g| g.is_called(name))
+    }
 }
 
 /// Arguments of `perfect-play coins`.

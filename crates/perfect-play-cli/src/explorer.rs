@@ -9,14 +9,18 @@
 //! parameter to ask for that position, `position` included).
 
 use crate::args::Cli;
-use crate::commands::{self, Budget, OverBudget};
+use crate::commands::{self, Budget, CommandError, OverBudget};
 use clap::Parser;
 use num_bigint::BigUint;
+use perfect_play::engine::Database;
 use perfect_play::impartial::{ComponentMove, HeapGame, SumGame};
 use perfect_play::octal::{self, OctalCode};
+use perfect_play::registry::{self, EngineGame, GameInfo, ParamKind, Params};
 use perfect_play::subtraction::{self, Rule, SubtractionSet};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 /// The most moves an answer lists when the heap games would have more (the winning moves are
 /// always listed; `moves_complete` says false).
@@ -43,284 +47,122 @@ pub enum ExploreError {
     },
 }
 
-/// A parameter a game accepts besides `position`: the CLI flag of the same name.
-#[derive(Clone, Copy, Debug)]
-pub struct Param {
-    /// The query parameter (`ties_win`); the flag is the same with dashes (`--ties-win`).
-    pub name: &'static str,
-    /// `boolean`, `integer` or `list` (comma-separated integers).
-    pub kind: &'static str,
-    /// Whether the game needs it (no default).
-    pub required: bool,
-    /// Its value when it is not given.
-    pub default: &'static str,
-    /// What it means.
-    pub help: &'static str,
+/// The game of that name (or alias) in the library's registry.
+pub fn game(name: &str) -> Option<&'static GameInfo> {
+    registry::find(name)
 }
 
-/// One game of the explorer.
-#[derive(Clone, Copy, Debug)]
-pub struct GameSpec {
-    /// Its name in the URL (`/api/v1/nim`) and in `perfect-play play`.
-    pub name: &'static str,
-    /// Its name for a person.
-    pub title: &'static str,
-    /// How the page draws it: `heaps`, `coins`, `octal`, `sum`, `row`, `pool`,
-    /// `tic-tac-toe`, `connect-four`, `grid` (Dodgem, Quixo), `star` (Mu Torere).
-    pub view: &'static str,
-    /// The command words before the arguments.
-    pub command: &'static [&'static str],
-    /// The notation of `position`.
-    pub notation: &'static str,
-    /// The parameters besides `position`.
-    pub params: &'static [Param],
-    /// Example positions, each with its parameters (`name=value` pairs).
-    pub examples: &'static [(&'static str, &'static [(&'static str, &'static str)])],
+/// A database the explorer answers from: its game and variant, open for reading.
+pub struct ServedDatabase {
+    /// The game it holds.
+    pub game: &'static GameInfo,
+    /// The game built for the database's variant.
+    pub engine: Box<dyn EngineGame>,
+    /// The parameters that name the variant (`size=4`).
+    pub params: Vec<(&'static str, String)>,
+    /// Where it is.
+    pub path: PathBuf,
+    /// The open file (one reader at a time: a read seeks).
+    pub database: Mutex<Database>,
 }
 
-const PATTERN: Param = Param {
-    name: "pattern",
-    kind: "boolean",
-    required: false,
-    default: "false",
-    help: "also give the values of every pile size up to the piles (the W/L strip)",
-};
-
-const SIZE: Param = Param {
-    name: "size",
-    kind: "integer",
-    required: false,
-    default: "3",
-    help: "the board is size x size",
-};
-
-const MISERE: Param = Param {
-    name: "misere",
-    kind: "boolean",
-    required: false,
-    default: "false",
-    help: "misère play: whoever makes the last move loses",
-};
-
-/// Every game the explorer serves.
-pub const GAMES: &[GameSpec] = &[
-    GameSpec {
-        name: "nim",
-        title: "Nim",
-        view: "heaps",
-        command: &["nim"],
-        notation: "the heaps, e.g. 3 4 5",
-        params: &[MISERE],
-        examples: &[("3 4 5", &[]), ("1 2 3", &[("misere", "true")])],
-    },
-    GameSpec {
-        name: "tic-tac-toe",
-        title: "Tic-tac-toe",
-        view: "tic-tac-toe",
-        command: &["tic-tac-toe"],
-        notation: "9 squares in reading order, x o or . (empty: the start)",
-        params: &[],
-        examples: &[("", &[]), ("x...o....", &[])],
-    },
-    GameSpec {
-        name: "coins",
-        title: "The coin game",
-        view: "coins",
-        command: &["coins"],
-        notation: "N X Y: a pile of N coins, take 1, X or Y",
-        params: &[MISERE, PATTERN],
-        examples: &[("10 3 4", &[]), ("30 2 5", &[])],
-    },
-    GameSpec {
-        name: "subtraction",
-        title: "Subtraction game",
-        view: "heaps",
-        command: &["subtraction"],
-        notation: "the piles, e.g. 7 9",
-        params: &[
-            Param {
-                name: "moves",
-                kind: "list",
-                required: true,
-                default: "",
-                help: "the numbers a move may take",
-            },
-            MISERE,
-            PATTERN,
-        ],
-        examples: &[
-            ("7 9", &[("moves", "1,3,4")]),
-            ("20", &[("moves", "2,5,6")]),
-        ],
-    },
-    GameSpec {
-        name: "stones",
-        title: "Stone Game (coins in a row)",
-        view: "row",
-        command: &["stones"],
-        notation: "the piles in a row; a move takes the pile at either end",
-        params: &[
-            Param {
-                name: "ties_win",
-                kind: "boolean",
-                required: false,
-                default: "false",
-                help: "a tie counts as a win for the player to move",
-            },
-            Param {
-                name: "line",
-                kind: "boolean",
-                required: false,
-                default: "false",
-                help: "also give the whole optimal line",
-            },
-            Param {
-                name: "table",
-                kind: "boolean",
-                required: false,
-                default: "false",
-                help: "also give the margin of every interval (rows of up to 64 piles)",
-            },
-        ],
-        examples: &[("5 3 4 5", &[]), ("3 9 1 2", &[])],
-    },
-    GameSpec {
-        name: "octal",
-        title: "Octal game",
-        view: "octal",
-        command: &["octal"],
-        notation: "CODE HEAP...: 0.77 is Kayles, 0.07 Dawson's Kayles, grundy Grundy's game",
-        params: &[
-            MISERE,
-            Param {
-                name: "values",
-                kind: "boolean",
-                required: false,
-                default: "false",
-                help: "also give the Grundy values of heaps 0 to upto",
-            },
-            Param {
-                name: "upto",
-                kind: "integer",
-                required: false,
-                default: "",
-                help: "compute the values of heaps 0 to this (stopping at a proven period)",
-            },
-        ],
-        examples: &[("0.77 3 4 5", &[]), ("0.07 5 6", &[]), ("grundy 7 9", &[])],
-    },
-    GameSpec {
-        name: "can-i-win",
-        title: "Can I Win",
-        view: "pool",
-        command: &["can-i-win"],
-        notation: "MAX TOTAL (pick from 1..=MAX), or TOTAL with pool",
-        params: &[
-            Param {
-                name: "pool",
-                kind: "list",
-                required: false,
-                default: "",
-                help: "the numbers to pick from (then the position is TOTAL alone)",
-            },
-            MISERE,
-        ],
-        examples: &[
-            ("10 11", &[]),
-            ("10 40", &[]),
-            ("20", &[("pool", "2,3,5,7,11")]),
-        ],
-    },
-    GameSpec {
-        name: "sum",
-        title: "Sum of impartial games",
-        view: "sum",
-        command: &["sum"],
-        notation: "GAME:HEAP components, e.g. 0.77:10 grundy:12 nim:5",
-        params: &[MISERE],
-        examples: &[("0.77:10 grundy:12 squares:100 nim:5", &[])],
-    },
-    GameSpec {
-        name: "connect-four",
-        title: "Connect Four (small boards)",
-        view: "connect-four",
-        command: &["connect-four"],
-        notation: "the columns played, 1-based (2233; 10,11 on wide boards)",
-        params: &[
-            Param {
-                name: "width",
-                kind: "integer",
-                required: false,
-                default: "4",
-                help: "columns",
-            },
-            Param {
-                name: "height",
-                kind: "integer",
-                required: false,
-                default: "4",
-                help: "rows",
-            },
-        ],
-        examples: &[("", &[]), ("12", &[])],
-    },
-    GameSpec {
-        name: "dodgem",
-        title: "Dodgem",
-        view: "grid",
-        command: &["query", "dodgem"],
-        notation: "rows from the top, x o or ., then :x or :o for the side to move (x../x../.oo:x)",
-        params: &[SIZE],
-        examples: &[("", &[])],
-    },
-    GameSpec {
-        name: "mu-torere",
-        title: "Mu Torere",
-        view: "star",
-        command: &["query", "mu-torere"],
-        notation: "points 1-8 then the centre, x o or ., then :x or :o (xxxxoooo.:x)",
-        params: &[],
-        examples: &[("", &[])],
-    },
-    GameSpec {
-        name: "quixo",
-        title: "Quixo",
-        view: "grid",
-        command: &["query", "quixo"],
-        notation: "rows from the top, x o or ., then :x or :o (xx./oo./...:x)",
-        params: &[SIZE],
-        examples: &[("", &[])],
-    },
-];
-
-/// The game of that name.
-pub fn game(name: &str) -> Option<&'static GameSpec> {
-    GAMES.iter().find(|g| g.name == name)
+impl ServedDatabase {
+    /// Open the database at `path`: it must hold a game of the registry, whole.
+    ///
+    /// # Errors
+    /// A file that cannot be read, or one of a game this tool does not know.
+    pub fn open(path: &Path) -> Result<ServedDatabase, String> {
+        let database = Database::open(path, false).map_err(|e| e.to_string())?;
+        let header = database.header.clone();
+        let shown = path.display();
+        let game = registry::find(&header.game)
+            .filter(|g| g.engine.is_some())
+            .ok_or_else(|| {
+                format!(
+                    "{shown} holds {:?}, which is not a game of this tool",
+                    header.game
+                )
+            })?;
+        let engine = game
+            .params_from(&header.params)
+            .ok()
+            .and_then(|params| game.build(&params)?.ok())
+            .filter(|engine| engine.variant() == header.variant)
+            .ok_or_else(|| {
+                format!(
+                    "{shown} holds {} {:?} without the parameters that build it (written by an older version): solve it again",
+                    header.game, header.variant
+                )
+            })?;
+        if engine.index_count() != header.indices {
+            return Err(format!(
+                "{shown} holds {} {} with {} indices, not the {} this build numbers: solve it again",
+                header.game,
+                header.variant,
+                header.indices,
+                engine.index_count()
+            ));
+        }
+        let params = engine.params();
+        Ok(ServedDatabase {
+            game,
+            engine,
+            params,
+            path: path.to_path_buf(),
+            database: Mutex::new(database),
+        })
+    }
 }
 
-/// Every game with its parameters and examples, as JSON (`GET /api/v1/games`).
-pub fn catalogue() -> Value {
-    let games: Vec<Value> = GAMES
+/// Every game with its parameters and examples, as JSON (`GET /api/v1/games`); a game with a
+/// served database lists that database's variant first.
+pub fn catalogue(databases: &[ServedDatabase]) -> Value {
+    let games: Vec<Value> = registry::GAMES
         .iter()
         .map(|g| {
-            json!({
-                "name": g.name,
-                "title": g.title,
-                "view": g.view,
-                "notation": g.notation,
-                "command": format!("perfect-play {}", g.command.join(" ")),
-                "params": g.params.iter().map(|p| json!({
-                    "name": p.name, "type": p.kind, "required": p.required,
-                    "default": p.default, "help": p.help,
-                })).collect::<Vec<_>>(),
-                "examples": g.examples.iter().map(|(position, params)| {
+            let mut examples: Vec<Value> = databases
+                .iter()
+                .filter(|d| d.game.name == g.name)
+                .map(|d| {
                     let mut query = Map::new();
-                    query.insert("position".into(), json!(position));
-                    for (k, v) in *params {
+                    query.insert("position".into(), json!(""));
+                    for (k, v) in &d.params {
                         query.insert((*k).into(), json!(v));
                     }
                     Value::Object(query)
+                })
+                .collect();
+            examples.extend(g.examples.iter().map(|e| {
+                let mut query = Map::new();
+                query.insert("position".into(), json!(e.position));
+                for (k, v) in e.params {
+                    query.insert((*k).into(), json!(v));
+                }
+                Value::Object(query)
+            }));
+            json!({
+                "name": g.name,
+                "title": g.title,
+                "description": g.description,
+                "view": g.view.name(),
+                "notation": g.notation,
+                "move_notation": g.move_notation,
+                "command": format!("perfect-play {}", g.name),
+                "params": g.params.iter().map(|p| {
+                    let mut param = json!({
+                        "name": p.name, "type": p.kind.name(), "required": p.required,
+                        "default": if p.kind == ParamKind::Boolean && p.default.is_empty() { "false" } else { p.default },
+                        "help": p.help,
+                    });
+                    if let ParamKind::Integer { min, max } = p.kind {
+                        param["minimum"] = json!(min);
+                        param["maximum"] = json!(max);
+                    }
+                    param
                 }).collect::<Vec<_>>(),
+                "examples": examples,
+                "databases": databases.iter().filter(|d| d.game.name == g.name)
+                    .map(|d| d.engine.variant()).collect::<Vec<_>>(),
             })
         })
         .collect();
@@ -328,12 +170,14 @@ pub fn catalogue() -> Value {
 }
 
 /// Answers questions about positions under a time budget per answer.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone)]
 pub struct Explorer {
     /// Seconds one answer may take; work estimated above it is refused.
     pub budget_seconds: f64,
     /// Clamp every size to the fuzz targets' small budget (see [`crate::Io::small_limits`]).
     pub small_limits: bool,
+    /// Solved databases answered from (one block read per position).
+    pub databases: Arc<Vec<ServedDatabase>>,
 }
 
 impl Default for Explorer {
@@ -341,19 +185,18 @@ impl Default for Explorer {
         Explorer {
             budget_seconds: 2.0,
             small_limits: false,
+            databases: Arc::new(Vec::new()),
         }
     }
 }
 
-/// A parameter's value as a flag's: booleans accept true/false/1/0/yes/no/on/off.
-fn boolean(name: &str, value: &str) -> Result<bool, ExploreError> {
-    match value.trim().to_ascii_lowercase().as_str() {
-        "true" | "1" | "yes" | "on" | "" => Ok(true),
-        "false" | "0" | "no" | "off" => Ok(false),
-        _ => Err(ExploreError::BadInput(format!(
-            "{name}={} is not a boolean: use true or false",
-            perfect_play::parse::shorten(value)
-        ))),
+impl std::fmt::Debug for Explorer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Explorer")
+            .field("budget_seconds", &self.budget_seconds)
+            .field("small_limits", &self.small_limits)
+            .field("databases", &self.databases.len())
+            .finish()
     }
 }
 
@@ -363,7 +206,7 @@ impl Explorer {
         let spec = self::game(game).ok_or_else(|| ExploreError::UnknownGame(game.into()))?;
         let mut position = String::new();
         let mut given = Map::new();
-        let mut flags: Vec<String> = Vec::new();
+        let mut options: Vec<(String, String)> = Vec::new();
         for (name, value) in params {
             if given.contains_key(name.as_str()) {
                 return Err(ExploreError::BadInput(format!("{name} is given twice")));
@@ -373,34 +216,41 @@ impl Explorer {
                 given.insert(name.clone(), json!(value));
                 continue;
             }
-            let param = spec.params.iter().find(|p| p.name == name).ok_or_else(|| {
-                let names: Vec<&str> = spec.params.iter().map(|p| p.name).collect();
-                ExploreError::BadInput(format!(
-                    "{} takes no parameter {:?}; it takes position{}{}",
-                    spec.name,
-                    perfect_play::parse::shorten(name),
-                    if names.is_empty() { "" } else { ", " },
-                    names.join(", ")
-                ))
-            })?;
-            let flag = format!("--{}", param.name.replace('_', "-"));
-            if param.kind == "boolean" {
-                if boolean(name, value)? {
-                    flags.push(flag);
-                }
-                given.insert(name.clone(), json!(boolean(name, value)?.to_string()));
-            } else {
-                flags.push(format!("{flag}={value}"));
-                given.insert(name.clone(), json!(value));
-            }
+            options.push((name.clone(), value.clone()));
         }
-        let mut args: Vec<String> = vec!["perfect-play".into()];
-        args.extend(spec.command.iter().map(|w| (*w).to_string()));
-        args.extend(flags);
-        args.push("--json".into());
-        args.push("--".into());
-        args.extend(position.split_whitespace().map(str::to_string));
-        let mut answer = self.run(&args)?;
+        // The parameters, checked by the registry (kinds, ranges, defaults).
+        let checked = spec
+            .params_from(&options)
+            .map_err(|e| ExploreError::BadInput(e.to_string()))?;
+        let mut flags: Vec<String> = Vec::new();
+        for (name, _) in &options {
+            let Some(param) = spec.param(name) else {
+                continue;
+            };
+            let value = checked.text(param.name).unwrap_or_default().to_string();
+            if param.kind == ParamKind::Boolean {
+                if value == "true" {
+                    flags.push(param.flag());
+                }
+            } else {
+                flags.push(format!("{}={value}", param.flag()));
+            }
+            given.insert(name.clone(), json!(value));
+        }
+        let mut answer = if spec.engine.is_some() && !crate::args::OWN_COMMANDS.contains(&spec.name)
+        {
+            self.engine_answer(spec, &checked, &position)?
+        } else {
+            let mut args: Vec<String> = vec!["perfect-play".into(), spec.name.into()];
+            args.extend(flags);
+            if let Some(db) = self.database_for(spec, &checked) {
+                args.push(format!("--db={}", db.path.display()));
+            }
+            args.push("--json".into());
+            args.push("--".into());
+            args.extend(position.split_whitespace().map(str::to_string));
+            self.run(&args)?
+        };
         if answer.get("outcome").is_none() {
             // The command answered something other than a position (a code's period, a
             // set's sequence): the explorer answers positions only.
@@ -414,30 +264,76 @@ impl Explorer {
         Ok(answer)
     }
 
+    /// The served database of this game and variant, if any.
+    fn database_for(&self, spec: &GameInfo, params: &Params) -> Option<&ServedDatabase> {
+        let built = spec.build(params)?.ok()?;
+        self.databases
+            .iter()
+            .find(|d| d.game.name == spec.name && d.engine.variant() == built.variant())
+    }
+
+    /// An engine game's answer: from a served database when one holds the variant, else
+    /// solved in memory under the budget.
+    fn engine_answer(
+        &self,
+        spec: &GameInfo,
+        params: &Params,
+        position: &str,
+    ) -> Result<Value, ExploreError> {
+        let game = match spec.build(params) {
+            Some(Ok(game)) => game,
+            Some(Err(e)) => return Err(ExploreError::BadInput(e.to_string())),
+            None => return Err(ExploreError::UnknownGame(spec.name.into())),
+        };
+        let position = Some(position.trim()).filter(|p| !p.is_empty());
+        let output = match self.database_for(spec, params) {
+            Some(served) => {
+                let mut db = served
+                    .database
+                    .lock()
+                    .map_err(|_| ExploreError::BadInput("the database is unavailable".into()))?;
+                commands::engine::read_database(game.as_ref(), &mut db, position)
+                    .map(|read| commands::engine::answer_output(&read, true))
+            }
+            None => {
+                commands::engine::query_in_memory(game.as_ref(), position, 0, self.budget(), true)
+            }
+        };
+        output.map(|o| o.json).map_err(refusal)
+    }
+
+    fn budget(&self) -> Budget {
+        Budget {
+            seconds: Some(self.budget_seconds),
+            small: self.small_limits,
+            ..Budget::default()
+        }
+    }
+
     /// The command's `--json` object for `args`, under the budget.
     fn run(&self, args: &[String]) -> Result<Value, ExploreError> {
         let cli = Cli::try_parse_from(args)
             .map_err(|e| ExploreError::BadInput(crate::first_line(&e.render().to_string())))?;
-        let budget = Budget {
-            seconds: Some(self.budget_seconds),
-            small: self.small_limits,
-            ..Budget::default()
-        };
-        commands::answer(&cli, budget).map_err(|e| match e.downcast::<OverBudget>() {
-            Ok(over) => ExploreError::OverBudget {
-                message: over.to_string(),
-                estimate_seconds: over.estimate,
-                budget_seconds: over.budget,
-            },
-            Err(e) => ExploreError::BadInput(e.to_string()),
-        })
+        commands::answer(&cli, self.budget()).map_err(refusal)
+    }
+}
+
+/// A command's failure as the explorer's: over the budget, or bad input.
+fn refusal(e: CommandError) -> ExploreError {
+    match e.downcast::<OverBudget>() {
+        Ok(over) => ExploreError::OverBudget {
+            message: over.to_string(),
+            estimate_seconds: over.estimate,
+            budget_seconds: over.budget,
+        },
+        Err(e) => ExploreError::BadInput(e.to_string()),
     }
 }
 
 /// The explorer as the server's oracle: the API's answers are the commands' `--json`.
 impl perfect_play_server::Oracle for Explorer {
     fn games(&self) -> Value {
-        catalogue()
+        catalogue(&self.databases)
     }
 
     fn answer(
@@ -525,7 +421,7 @@ fn move_key(m: &Value, place: &str) -> Option<(u64, String, Vec<String>)> {
 /// Fill in and sort `moves` for the game, with the position each leads to.
 fn complete_moves(
     explorer: &Explorer,
-    spec: &GameSpec,
+    spec: &GameInfo,
     answer: &mut Value,
     given: &Map<String, Value>,
 ) -> Result<(), ExploreError> {
@@ -594,9 +490,10 @@ fn complete_moves(
                 m["query"] = child_query(Some(position));
             }
         }
-        "dodgem" | "mu-torere" | "quixo" => {
+        _ if spec.engine.is_some() => {
             for m in &mut moves {
                 let position = m["position"].as_str().map(str::to_string);
+                m["position"] = json!(position);
                 m["query"] = child_query(position);
             }
         }

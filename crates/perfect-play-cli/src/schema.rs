@@ -19,7 +19,20 @@ pub const COMMANDS: [&str; 14] = [
     "batch-error",
 ];
 
-/// The schema of `command`'s output (`batch-error`: the object a bad `--batch` line gets).
+/// Every name `perfect-play schema` accepts: [`COMMANDS`] and each board game's command.
+#[must_use]
+pub fn commands() -> Vec<&'static str> {
+    let mut all = COMMANDS.to_vec();
+    all.extend(
+        perfect_play::registry::engine_games()
+            .map(|g| g.name)
+            .filter(|name| !COMMANDS.contains(name)),
+    );
+    all
+}
+
+/// The schema of `command`'s output (`batch-error`: the object a bad `--batch` line gets; a
+/// board game's command, `quixo`, has `query`'s).
 #[must_use]
 pub fn schema(command: &str) -> Option<&'static str> {
     Some(match command {
@@ -37,6 +50,10 @@ pub fn schema(command: &str) -> Option<&'static str> {
         "sum" => include_str!("../schemas/sum.schema.json"),
         "tour" => include_str!("../schemas/tour.schema.json"),
         "batch-error" => include_str!("../schemas/batch-error.schema.json"),
+        // The board games' own commands answer as `query` does.
+        game if perfect_play::registry::find(game).is_some_and(|g| g.engine.is_some()) => {
+            include_str!("../schemas/query.schema.json")
+        }
         _ => return None,
     })
 }

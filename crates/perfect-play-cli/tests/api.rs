@@ -393,7 +393,7 @@ fn work_over_the_budget_is_refused_with_422_and_the_figure_at_once() {
     // A tiny budget refuses what the default budget answers.
     let tight = start(Explorer {
         budget_seconds: 1e-9,
-        small_limits: false,
+        ..Explorer::default()
     });
     let (status, body) = get_at(tight, "/api/v1/stones?position=5+3+4+5+1+1+1+1+1+1");
     assert_eq!(status, 422, "{body}");
@@ -436,7 +436,7 @@ fn the_openapi_document_describes_every_game_and_parameter() {
     assert_eq!(status, 200);
     assert_eq!(doc["openapi"], "3.1.0");
     assert!(doc["paths"]["/api/v1/games"]["get"].is_object());
-    for game in perfect_play_cli::explorer::GAMES {
+    for game in perfect_play::registry::GAMES {
         let operation = &doc["paths"][format!("/api/v1/{}", game.name)]["get"];
         assert!(
             operation.is_object(),

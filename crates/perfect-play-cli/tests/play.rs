@@ -98,7 +98,10 @@ fn other_games_play_through_the_same_loop() {
     assert!(out.trim_end().ends_with("Game over: I win."), "{out}");
     let (status, out, _) = play(&["dodgem"], "quit\n");
     assert_eq!(status, 0);
-    assert!(out.contains("  x..\n  x..\n  .oo\n(x to move)"), "{out}");
+    assert!(
+        out.contains("  3 x..\n  2 x..\n  1 .oo\n    abc\n(x to move)"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -240,6 +240,21 @@ fn every_command_validates_against_its_schema() {
         ),
         ("sum", &["sum", "0.3F:9", "grundy:9", "--misere"], None),
         ("tour", &["tour"], None),
+        // The board games' own commands answer as query does.
+        ("dodgem", &["dodgem", "x../x../.oo:o"], None),
+        ("mu-torere", &["mu-torere"], None),
+        ("quixo", &["quixo", "--size", "3", "x../.o./...:x"], None),
+        ("teeko", &["teeko", "--size", "4", "--pieces", "3"], None),
+        (
+            "dobutsu",
+            &["dobutsu", "--animals", "c", ".l./.c./LC./...:o"],
+            None,
+        ),
+        (
+            "hexapawn",
+            &["hexapawn", "--width", "4", "--height", "3"],
+            None,
+        ),
     ];
     for (command, args, input) in cases {
         check(command, args, *input);

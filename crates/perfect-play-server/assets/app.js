@@ -414,13 +414,24 @@ function renderBoard(spec, a, query, live) {
       break;
     }
     case 'grid': {
-      const [marks] = (a.position || '').split(':');
+      // Rows from the top; x and o are the players' marks, letters are pieces (capitals the
+      // first player's). Columns lettered and rows numbered from the bottom, as moves name
+      // squares.
+      const [marks, ...rest] = (a.position || '').split(':');
       const rows = marks.split('/');
-      const n = rows.length;
-      board.append(el('div', { class: 'grid', style: `grid-template-columns: repeat(${n}, 3rem)` },
-        ...rows.flatMap((r) => r.split('').map((c) =>
-          el('span', { class: `cell ${c === '.' ? '' : c}` }, c === '.' ? '' : c.toUpperCase())))));
-      board.append(el('p', { class: 'quiet' }, `${spec.name} ${a.variant}: ${a.position}`));
+      const w = Math.max(...rows.map((r) => r.length));
+      const owner = (c) => (c === 'x' || (c !== 'o' && c !== c.toLowerCase()) ? 'x' : 'o');
+      const cells = [];
+      rows.forEach((r, i) => {
+        cells.push(el('span', { class: 'colnum' }, rows.length - i));
+        r.split('').forEach((c) => cells.push(el('span', { class: `cell ${c === '.' ? '' : owner(c)}` },
+          c === '.' ? '' : c.toUpperCase())));
+      });
+      cells.push(el('span', {}));
+      for (let c = 0; c < w; c++) cells.push(el('span', { class: 'colnum' }, String.fromCharCode(97 + c)));
+      board.append(el('div', { class: 'grid', style: `grid-template-columns: 1.2rem repeat(${w}, 3rem)` }, ...cells));
+      const hand = rest.length > 1 ? ` (in hand: ${rest[0]})` : '';
+      board.append(el('p', { class: 'quiet' }, `${spec.name} ${a.variant}: ${a.position}${hand}`));
       break;
     }
     case 'star': {

@@ -60,9 +60,9 @@ const HTML: &str = "text/html; charset=utf-8";
 const JS: &str = "text/javascript; charset=utf-8";
 const CSS: &str = "text/css; charset=utf-8";
 
-/// The page, its assets and the OpenAPI document, embedded: (path, content type, body).
-/// uPlot is the chart library (MIT; see assets/vendor/README.md).
-const ASSETS: [(&str, &str, &str); 6] = [
+/// The page and its assets, embedded: (path, content type, body). uPlot is the chart
+/// library (MIT; see assets/vendor/README.md).
+const ASSETS: [(&str, &str, &str); 5] = [
     ("/", HTML, include_str!("../assets/index.html")),
     ("/app.js", JS, include_str!("../assets/app.js")),
     ("/style.css", CSS, include_str!("../assets/style.css")),
@@ -76,16 +76,93 @@ const ASSETS: [(&str, &str, &str); 6] = [
         CSS,
         include_str!("../assets/vendor/uplot.min.css"),
     ),
-    ("/api/openapi.json", "application/json", OPENAPI_JSON),
 ];
 
-/// The OpenAPI document of the API.
-pub const OPENAPI_JSON: &str = include_str!("../assets/openapi.json");
+/// The OpenAPI document's fixed part: the game list's path and the components. The games'
+/// paths are added from the oracle's list ([`openapi_document`]).
+pub const OPENAPI_BASE: &str = include_str!("../assets/openapi.json");
+
+/// The OpenAPI document of the API: [`OPENAPI_BASE`] with one path per game of `games` (the
+/// oracle's `/api/v1/games` object), its parameters typed as the game's parameters are.
+#[must_use]
+pub fn openapi_document(games: &Value) -> Value {
+    let mut document: Value = serde_json::from_str(OPENAPI_BASE).unwrap_or_else(|_| json!({}));
+    let reply = |description: &str, schema: &str| {
+        json!({
+            "description": description,
+            "content": {"application/json": {"schema": {"$ref": format!("#/components/schemas/{schema}")}}},
+        })
+    };
+    for game in games["games"].as_array().into_iter().flatten() {
+        let name = game["name"].as_str().unwrap_or_default();
+        let examples: serde_json::Map<String, Value> = game["examples"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .enumerate()
+            .map(|(i, e)| (format!("example{}", i + 1), json!({"value": e["position"]})))
+            .collect();
+        let mut parameters = vec![json!({
+            "name": "position",
+            "in": "query",
+            "required": false,
+            "schema": {"type": "string"},
+            "description": format!("the position: {}", game["notation"].as_str().unwrap_or_default()),
+            "examples": examples,
+        })];
+        for param in game["params"].as_array().into_iter().flatten() {
+            let schema = match param["type"].as_str() {
+                Some("boolean") => json!({"type": "boolean"}),
+                Some("integer") => {
+                    let mut schema = json!({"type": "integer", "minimum": param["minimum"].as_u64().unwrap_or(0)});
+                    if let Some(max) = param["maximum"].as_u64() {
+                        schema["maximum"] = json!(max);
+                    }
+                    schema
+                }
+                Some("list") => json!({"type": "string", "pattern": "^[0-9]+(,[0-9]+)*$"}),
+                _ => json!({"type": "string"}),
+            };
+            let default = param["default"]
+                .as_str()
+                .filter(|d| !d.is_empty())
+                .unwrap_or("none");
+            parameters.push(json!({
+                "name": param["name"],
+                "in": "query",
+                "required": param["required"].as_bool().unwrap_or(false),
+                "schema": schema,
+                "description": format!(
+                    "{} (the CLI flag --{}; default {default})",
+                    param["help"].as_str().unwrap_or_default(),
+                    param["name"].as_str().unwrap_or_default().replace('_', "-")
+                ),
+            }));
+        }
+        document["paths"][format!("/api/v1/{name}")] = json!({
+            "get": {
+                "operationId": name,
+                "summary": format!("{}: one position's value, every move best first, and where each leads", game["title"].as_str().unwrap_or(name)),
+                "description": format!("Answers as `{} --json` does.", game["command"].as_str().unwrap_or_default()),
+                "parameters": parameters,
+                "responses": {
+                    "200": reply("the answer", "Answer"),
+                    "400": reply("a position or parameter that is not accepted", "Error"),
+                    "404": reply("no such game", "Error"),
+                    "422": reply("the estimated time is above the per-request budget (refused before any work)", "OverBudget"),
+                },
+            }
+        });
+    }
+    document
+}
 
 type CacheKey = (String, Vec<(String, String)>);
 
 struct Shared {
     oracle: Arc<dyn Oracle>,
+    /// The OpenAPI document, made once from the oracle's games.
+    openapi: String,
     cache: Mutex<LruCache<CacheKey, (StatusCode, Arc<str>)>>,
     /// Answers computed at once: one per core, so a burst of slow questions waits its turn
     /// instead of starving the quick ones of every thread.
@@ -95,8 +172,10 @@ struct Shared {
 /// The routes, ready to serve.
 pub fn router(oracle: Arc<dyn Oracle>) -> Router {
     let workers = std::thread::available_parallelism().map_or(2, NonZeroUsize::get);
+    let openapi = openapi_document(&oracle.games()).to_string();
     let shared = Arc::new(Shared {
         oracle,
+        openapi,
         cache: Mutex::new(LruCache::new(
             NonZeroUsize::new(CACHE_ENTRIES).unwrap_or(NonZeroUsize::MIN),
         )),
@@ -107,6 +186,7 @@ pub fn router(oracle: Arc<dyn Oracle>) -> Router {
         router = router.route(path, get(move || async move { asset(content_type, body) }));
     }
     router
+        .route("/api/openapi.json", get(openapi_json))
         .route("/api/v1/games", get(games))
         .route("/api/v1/{game}", get(position))
         .fallback(not_found)
@@ -187,6 +267,10 @@ async fn method_not_allowed(method: Method) -> Response<String> {
         StatusCode::METHOD_NOT_ALLOWED,
         &format!("{method} is not served here: every route answers GET"),
     )
+}
+
+async fn openapi_json(State(shared): State<Arc<Shared>>) -> Response<String> {
+    json_response(StatusCode::OK, shared.openapi.clone())
 }
 
 async fn games(State(shared): State<Arc<Shared>>) -> Response<String> {

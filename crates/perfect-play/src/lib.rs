@@ -37,6 +37,7 @@ pub mod impartial;
 pub mod nim;
 pub mod octal;
 pub mod parse;
+pub mod registry;
 pub mod subtraction;
 pub mod take_ends;
 pub mod tic_tac_toe;

@@ -254,6 +254,38 @@ impl IndexedGame for TicTacToe {
     }
 }
 
+impl crate::registry::BoardGame for TicTacToe {
+    fn name(&self) -> &'static str {
+        "tic-tac-toe"
+    }
+    fn variant(&self) -> String {
+        "3x3".into()
+    }
+    fn params(&self) -> Vec<(&'static str, String)> {
+        Vec::new()
+    }
+    fn parse_position(&self, text: &str) -> Result<Board, crate::games::notation::NotationError> {
+        text.parse()
+            .map_err(|e: BoardError| crate::games::notation::NotationError::Rule(e.to_string()))
+    }
+    fn first_to_move(&self, board: &Board) -> bool {
+        board.to_move() == Cell::X
+    }
+    fn move_name(&self, square: &Square) -> crate::registry::MoveName {
+        crate::registry::MoveName::Number(u32::from(square.0) + 1)
+    }
+    fn notation(&self, board: &Board) -> Option<String> {
+        Some(board.to_string())
+    }
+    fn picture(&self, board: &Board) -> String {
+        let text = board.to_string();
+        text.as_bytes()
+            .chunks(3)
+            .map(|row| format!("  {}\n", String::from_utf8_lossy(row)))
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

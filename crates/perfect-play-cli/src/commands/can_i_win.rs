@@ -115,15 +115,6 @@ pub fn run(args: &CanIWinArgs, budget: Budget, quiet: bool) -> Result<Output, Co
     }
 }
 
-/// Solve the seed's query `max total`; used by the tour.
-pub fn solve(max: i64, total: i64) -> Result<Output, CommandError> {
-    let query = CanIWin::seed(max, total)?;
-    Ok(render(
-        &query,
-        &can_i_win::analyse(&query, &Options::default())?,
-    ))
-}
-
 /// `--batch`: one `MAX TOTAL` query per line, one JSON object per line.
 pub fn batch(args: &CanIWinArgs, budget: Budget, io: &mut Io<'_>) -> Result<(), CommandError> {
     let options = options(args, budget);

@@ -246,17 +246,6 @@ pub fn sum(args: &SumArgs, budget: Budget, quiet: bool) -> Result<Output, Comman
     Ok(Output { text, json })
 }
 
-/// A sum of Kayles, Grundy's game, subtract-a-square and Nim, for the tour.
-pub fn tour_example() -> Result<Output, CommandError> {
-    let args = SumArgs {
-        components: ["0.77:10", "grundy:12", "squares:100", "nim:5"]
-            .map(String::from)
-            .to_vec(),
-        misere: false,
-    };
-    sum(&args, Budget::default(), true)
-}
-
 fn misere(
     components: &[Component],
     listed: &[String],

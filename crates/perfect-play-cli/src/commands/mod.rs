@@ -2,7 +2,7 @@
 
 mod can_i_win;
 mod connect_four;
-mod engine;
+pub(crate) mod engine;
 mod impartial;
 mod nim;
 mod octal;
@@ -14,6 +14,7 @@ mod tic_tac_toe;
 mod tour;
 
 use crate::args::{Cli, Command};
+use crate::output::Output;
 use crate::{Io, WriteFailed};
 use std::error::Error;
 
@@ -132,6 +133,7 @@ pub fn answer(cli: &Cli, budget: Budget) -> Result<serde_json::Value, CommandErr
         Command::Octal(args) => octal::run(args, budget, true)?,
         Command::CanIWin(args) if !args.batch => can_i_win::run(args, budget, true)?,
         Command::Sum(args) => impartial::sum(args, budget, true)?,
+        Command::Board(args) if args.db.is_none() => engine::query(&args.as_query(), budget, true)?,
         _ => return Err("this command does not answer a single position".into()),
     };
     Ok(output.json)
@@ -145,35 +147,8 @@ pub fn run(cli: &Cli, io: &mut Io<'_>) -> Result<(), CommandError> {
         seconds: None,
     };
     let quiet = cli.json || !io.progress;
-    let output = match &cli.command {
-        Command::Tour => tour::run()?,
-        Command::Nim(args) => nim::run(args, budget)?,
-        Command::TicTacToe(args) => tic_tac_toe::run(args)?,
-        Command::ConnectFour(args) => connect_four::run(args, budget, quiet)?,
-        Command::Solve(args) => engine::solve(args, budget, quiet)?,
-        Command::Query(args) => engine::query(args, budget, quiet)?,
-        Command::Coins(args) if args.options.batch => {
-            return subtraction::coins_batch(args, budget, io);
-        }
-        Command::Coins(args) => subtraction::coins(args, budget)?,
-        Command::Subtraction(args) if args.options.batch => {
-            return subtraction::batch(args, budget, io);
-        }
-        Command::Subtraction(args) => subtraction::run(args, budget)?,
-        Command::Stones(args) if args.batch => return stones::batch(args, budget, io),
-        Command::Stones(args) => stones::run(args, budget, quiet, io)?,
-        Command::Octal(args) => octal::run(args, budget, quiet)?,
-        Command::CanIWin(args) if args.batch => return can_i_win::batch(args, budget, io),
-        Command::CanIWin(args) => can_i_win::run(args, budget, quiet)?,
-        Command::Values(args) => return impartial::values(args, budget, quiet, cli.json, io),
-        Command::Sum(args) => impartial::sum(args, budget, quiet)?,
-        Command::Serve(args) => return serve::run(args, io),
-        Command::Play(args) => return play::run(args, io),
-        Command::Schema(args) => {
-            let schema = crate::schema::schema(&args.command)
-                .ok_or_else(|| format!("no schema for {:?}", args.command))?;
-            return emit(io, schema.trim_end());
-        }
+    let Some(output) = output_of(cli, budget, quiet, io)? else {
+        return Ok(());
     };
     if cli.json {
         emit(io, &output.json.to_string())
@@ -182,6 +157,66 @@ pub fn run(cli: &Cli, io: &mut Io<'_>) -> Result<(), CommandError> {
             .write_all(output.text.as_bytes())
             .map_err(|e| WriteFailed(e).into())
     }
+}
+
+/// The chosen subcommand's answer, or `None` when it wrote its own output (batches, the
+/// server, play, values' stream, schemas).
+pub fn output_of(
+    cli: &Cli,
+    budget: Budget,
+    quiet: bool,
+    io: &mut Io<'_>,
+) -> Result<Option<Output>, CommandError> {
+    let output = match &cli.command {
+        Command::Tour => tour::run(budget)?,
+        Command::Nim(args) => nim::run(args, budget)?,
+        Command::TicTacToe(args) => tic_tac_toe::run(args)?,
+        Command::ConnectFour(args) => connect_four::run(args, budget, quiet)?,
+        Command::Solve(args) => engine::solve(args, budget, quiet)?,
+        Command::Query(args) => engine::query(args, budget, quiet)?,
+        Command::Board(args) => engine::query(&args.as_query(), budget, quiet)?,
+        Command::Coins(args) if args.options.batch => {
+            subtraction::coins_batch(args, budget, io)?;
+            return Ok(None);
+        }
+        Command::Coins(args) => subtraction::coins(args, budget)?,
+        Command::Subtraction(args) if args.options.batch => {
+            subtraction::batch(args, budget, io)?;
+            return Ok(None);
+        }
+        Command::Subtraction(args) => subtraction::run(args, budget)?,
+        Command::Stones(args) if args.batch => {
+            stones::batch(args, budget, io)?;
+            return Ok(None);
+        }
+        Command::Stones(args) => stones::run(args, budget, quiet, io)?,
+        Command::Octal(args) => octal::run(args, budget, quiet)?,
+        Command::CanIWin(args) if args.batch => {
+            can_i_win::batch(args, budget, io)?;
+            return Ok(None);
+        }
+        Command::CanIWin(args) => can_i_win::run(args, budget, quiet)?,
+        Command::Values(args) => {
+            impartial::values(args, budget, quiet, cli.json, io)?;
+            return Ok(None);
+        }
+        Command::Sum(args) => impartial::sum(args, budget, quiet)?,
+        Command::Serve(args) => {
+            serve::run(args, io)?;
+            return Ok(None);
+        }
+        Command::Play(args) => {
+            play::run(args, io)?;
+            return Ok(None);
+        }
+        Command::Schema(args) => {
+            let schema = crate::schema::schema(&args.command)
+                .ok_or_else(|| format!("no schema for {:?}", args.command))?;
+            emit(io, schema.trim_end())?;
+            return Ok(None);
+        }
+    };
+    Ok(Some(output))
 }
 
 /// Write one line to stdout; a failure is a [`WriteFailed`].

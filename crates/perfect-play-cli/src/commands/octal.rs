@@ -154,21 +154,6 @@ pub fn run(args: &OctalArgs, budget: Budget, quiet: bool) -> Result<Output, Comm
     Ok(out)
 }
 
-/// Kayles with heaps 3 4 5, for the tour.
-pub fn tour_example() -> Result<Output, CommandError> {
-    let args = OctalArgs {
-        code: "0.77".into(),
-        heaps: vec!["3".into(), "4".into(), "5".into()],
-        upto: None,
-        full: false,
-        values: false,
-        misere: false,
-        method: OctalMethodArg::Auto,
-        checkpoint: None,
-    };
-    run(&args, Budget::default(), true)
-}
-
 fn solve(
     code: &OctalCode,
     seq: &GrundySequence,

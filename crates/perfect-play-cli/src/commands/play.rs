@@ -5,10 +5,11 @@
 
 use super::CommandError;
 use crate::args::{PlayArgs, Side};
-use crate::explorer::{self, Explorer, GameSpec};
+use crate::explorer::{self, Explorer};
 use crate::output::verdict_of;
 use crate::{Io, WriteFailed};
 use perfect_play::Outcome;
+use perfect_play::registry::{self, GameInfo};
 use serde_json::Value;
 
 /// Seconds one answer may take in play: a game is played position by position, so each is
@@ -19,7 +20,7 @@ type Query = Vec<(String, String)>;
 
 pub fn run(args: &PlayArgs, io: &mut Io<'_>) -> Result<(), CommandError> {
     let spec = explorer::game(&args.game).ok_or_else(|| {
-        let names: Vec<&str> = explorer::GAMES.iter().map(|g| g.name).collect();
+        let names: Vec<&str> = registry::GAMES.iter().map(|g| g.name).collect();
         format!(
             "there is no game {:?} to play; the games are {}",
             perfect_play::parse::shorten(&args.game),
@@ -30,6 +31,7 @@ pub fn run(args: &PlayArgs, io: &mut Io<'_>) -> Result<(), CommandError> {
     let explorer = Explorer {
         budget_seconds: PLAY_BUDGET_SECONDS,
         small_limits: io.small_limits,
+        ..Explorer::default()
     };
     let mut history: Vec<Query> = vec![start];
     let mut line = String::new();
@@ -112,18 +114,18 @@ pub fn run(args: &PlayArgs, io: &mut Io<'_>) -> Result<(), CommandError> {
 }
 
 /// The first query: the position given (or the game's first example) and the options.
-fn start_query(spec: &GameSpec, args: &PlayArgs) -> Result<Query, CommandError> {
+fn start_query(spec: &GameInfo, args: &PlayArgs) -> Result<Query, CommandError> {
     let mut query: Query = Vec::new();
-    let (example, example_params) = spec.examples[0];
+    let example = spec.examples[0];
     if args.position.is_empty() {
-        query.push(("position".into(), example.into()));
-        for (k, v) in example_params {
+        query.push(("position".into(), example.position.into()));
+        for (k, v) in example.params {
             query.push(((*k).into(), (*v).into()));
         }
     } else {
         query.push(("position".into(), args.position.join(" ")));
     }
-    let options: [(&str, Option<String>); 7] = [
+    let options: [(&str, Option<String>); 9] = [
         ("misere", args.misere.then(|| "true".to_string())),
         ("moves", args.moves.clone()),
         ("pool", args.pool.clone()),
@@ -131,6 +133,8 @@ fn start_query(spec: &GameSpec, args: &PlayArgs) -> Result<Query, CommandError> 
         ("width", args.width.map(|w| w.to_string())),
         ("height", args.height.map(|h| h.to_string())),
         ("size", args.size.map(|s| s.to_string())),
+        ("pieces", args.pieces.map(|p| p.to_string())),
+        ("animals", args.animals.clone()),
     ];
     for (name, value) in options {
         let Some(value) = value else { continue };
@@ -194,7 +198,7 @@ fn say(io: &mut Io<'_>, text: &str) -> Result<(), CommandError> {
         .map_err(|e| WriteFailed(e).into())
 }
 
-fn list_moves(io: &mut Io<'_>, spec: &GameSpec, moves: &[Value]) -> Result<(), CommandError> {
+fn list_moves(io: &mut Io<'_>, spec: &GameInfo, moves: &[Value]) -> Result<(), CommandError> {
     let mut text = String::from("Moves, best first (value for you):\n");
     for m in moves {
         text.push_str(&format!(
@@ -207,7 +211,7 @@ fn list_moves(io: &mut Io<'_>, spec: &GameSpec, moves: &[Value]) -> Result<(), C
 }
 
 /// "I play take 2 from heap 1: it wins in 11 moves": `who`, the move and why.
-fn played(spec: &GameSpec, who: &str, m: &Value) -> String {
+fn played(spec: &GameInfo, who: &str, m: &Value) -> String {
     format!("{who} {}: {}", move_text(spec, &m["move"]), reason(m))
 }
 
@@ -223,7 +227,7 @@ fn reason(m: &Value) -> String {
 }
 
 /// A move as the moves list shows it.
-pub fn move_text(spec: &GameSpec, mv: &Value) -> String {
+pub fn move_text(spec: &GameInfo, mv: &Value) -> String {
     match spec.name {
         "nim" | "coins" | "subtraction" | "octal" => {
             let leaves: Vec<String> = mv["leaves"]
@@ -248,7 +252,7 @@ fn plain(v: &Value) -> String {
 
 /// Whether `said` names the move: its text, or the short form (heap and count, with the
 /// heaps left for a split; `l`/`r` for Stones).
-fn matches(spec: &GameSpec, mv: &Value, said: &str) -> bool {
+fn matches(spec: &GameInfo, mv: &Value, said: &str) -> bool {
     let words = |s: &str| -> Vec<String> {
         s.split(|c: char| c.is_whitespace() || c == ',')
             .filter(|w| !w.is_empty())
@@ -294,14 +298,14 @@ fn matches(spec: &GameSpec, mv: &Value, said: &str) -> bool {
 }
 
 /// The position for a person: the notation, drawn where the game is a board.
-fn picture(spec: &GameSpec, answer: &Value, query: &Query) -> String {
+fn picture(spec: &GameInfo, answer: &Value, query: &Query) -> String {
     let position = answer["position"].as_str().unwrap_or_else(|| {
         query
             .iter()
             .find(|(k, _)| k == "position")
             .map_or("", |(_, v)| v.as_str())
     });
-    match spec.view {
+    match spec.view.name() {
         "tic-tac-toe" => {
             let board = answer["board"].as_str().unwrap_or(".........");
             let rows: Vec<String> = board
@@ -315,14 +319,26 @@ fn picture(spec: &GameSpec, answer: &Value, query: &Query) -> String {
                 plain(&answer["to_move"])
             )
         }
-        "grid" | "star" => {
+        "grid" => {
+            // Rows numbered from the bottom and columns lettered, as moves name squares.
+            let (marks, rest) = position.split_once(':').unwrap_or((position, "x"));
+            let (hand, side) = rest.rsplit_once(':').unwrap_or(("", rest));
+            let rows: Vec<&str> = marks.split('/').collect();
+            let mut text = String::from("\n");
+            for (i, row) in rows.iter().enumerate() {
+                text.push_str(&format!("  {} {row}\n", rows.len() - i));
+            }
+            let width = rows.first().map_or(0, |r| r.chars().count());
+            let letters: String = (b'a'..).take(width).map(char::from).collect();
+            text.push_str(&format!("    {letters}\n"));
+            if !hand.is_empty() {
+                text.push_str(&format!("  in hand: {hand}\n"));
+            }
+            format!("{text}({side} to move)")
+        }
+        "star" => {
             let (marks, side) = position.split_once(':').unwrap_or((position, "x"));
-            let rows: Vec<String> = if position.is_empty() {
-                vec!["  (the start)".into()]
-            } else {
-                marks.split('/').map(|r| format!("  {r}")).collect()
-            };
-            format!("\n{}\n({side} to move)", rows.join("\n"))
+            format!("\n  points 1-8 and the centre: {marks}\n({side} to move)")
         }
         "pool" => format!(
             "\nTotal to reach: {}; numbers left: {}",

@@ -3,7 +3,7 @@
 use super::CommandError;
 use crate::Io;
 use crate::args::ServeArgs;
-use crate::explorer::Explorer;
+use crate::explorer::{Explorer, ServedDatabase};
 use std::sync::Arc;
 
 pub fn run(args: &ServeArgs, io: &mut Io<'_>) -> Result<(), CommandError> {
@@ -11,17 +11,42 @@ pub fn run(args: &ServeArgs, io: &mut Io<'_>) -> Result<(), CommandError> {
         // The fuzz targets run commands in-process: a server would never return.
         return Err("serve does not run under the small budget".into());
     }
+    let databases = args
+        .db
+        .iter()
+        .map(|path| ServedDatabase::open(path))
+        .collect::<Result<Vec<_>, String>>()?;
     let oracle = Arc::new(Explorer {
         budget_seconds: args.budget,
         small_limits: false,
+        databases: Arc::new(databases),
     });
+    let served: Vec<String> = oracle
+        .databases
+        .iter()
+        .map(|d| {
+            let query: Vec<String> = d.params.iter().map(|(k, v)| format!("&{k}={v}")).collect();
+            format!(
+                "{} ({}): /?game={}{}",
+                d.engine.title(),
+                d.path.display(),
+                d.game.name,
+                query.join("")
+            )
+        })
+        .collect();
     let mut announced = Ok(());
     perfect_play_server::run(&args.host, args.port, oracle, |address| {
         announced = writeln!(
             io.stdout,
             "perfect-play explorer: http://{address}/ (API: http://{address}/api/v1/games; Ctrl-C stops)"
         )
-        .and_then(|()| io.stdout.flush());
+        .and_then(|()| {
+            for line in &served {
+                writeln!(io.stdout, "  from a database: {line}")?;
+            }
+            io.stdout.flush()
+        });
     })
     .map_err(|e| format!("cannot serve on {}:{}: {e}", args.host, args.port))?;
     announced.map_err(|e| crate::WriteFailed(e).into())

@@ -109,15 +109,6 @@ pub fn run(
     Ok(output)
 }
 
-/// Solve one row; used by the tour too.
-pub fn solve(row: &[i64]) -> Result<Output, CommandError> {
-    Ok(render(
-        row,
-        &take_ends::analyse(row, &Options::default())?,
-        false,
-    ))
-}
-
 pub fn batch(args: &StonesArgs, budget: Budget, io: &mut Io<'_>) -> Result<(), CommandError> {
     let options = options(args, budget);
     super::batch_lines(io, |line| {

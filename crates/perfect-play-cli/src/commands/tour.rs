@@ -1,59 +1,55 @@
-//! `perfect-play tour`: one example of every game the tool knows, solved in one run.
+//! `perfect-play tour`: the first example of every game in the registry, each answered by its
+//! own command in one run.
 
-use super::CommandError;
+use super::{Budget, CommandError};
+use crate::Io;
+use crate::args::Cli;
 use crate::output::Output;
-use perfect_play::tic_tac_toe::Board;
+use clap::Parser;
+use perfect_play::registry::{self, GameInfo};
 use serde_json::{Map, json};
 
-pub fn run() -> Result<Output, CommandError> {
-    let examples: Vec<(&str, String, Output)> = vec![
-        (
-            "nim",
-            "perfect-play nim 3 4 5".into(),
-            super::nim::solve(&[3, 4, 5], false, super::Budget::default()),
-        ),
-        (
-            "tic-tac-toe",
-            "perfect-play tic-tac-toe".into(),
-            super::tic_tac_toe::solve(Board::empty()),
-        ),
-        (
-            "coins",
-            "perfect-play coins 10 3 4".into(),
-            super::subtraction::solve_coins("10", "3", "4", false, true, Default::default())?,
-        ),
-        (
-            "stones",
-            "perfect-play stones 5 3 4 5".into(),
-            super::stones::solve(&[5, 3, 4, 5])?,
-        ),
-        (
-            "octal",
-            "perfect-play octal 0.77 3 4 5".into(),
-            super::octal::tour_example()?,
-        ),
-        (
-            "can-i-win",
-            "perfect-play can-i-win 10 11".into(),
-            super::can_i_win::solve(10, 11)?,
-        ),
-        (
-            "sum",
-            "perfect-play sum 0.77:10 grundy:12 squares:100 nim:5".into(),
-            super::impartial::tour_example()?,
-        ),
-        (
-            "dodgem",
-            "perfect-play query dodgem".into(),
-            super::engine::tour_example()?,
-        ),
-    ];
+/// The command line of a game's first example: `["tic-tac-toe"]`, `["nim", "3", "4", "5"]`,
+/// `["teeko", "--size", "4", "--pieces", "3"]`.
+pub fn example_words(info: &GameInfo) -> Vec<String> {
+    let mut words = vec![info.name.to_string()];
+    let Some(example) = info.examples.first() else {
+        return words;
+    };
+    for (name, value) in example.params {
+        let flag = format!("--{}", name.replace('_', "-"));
+        if *value == "true" {
+            words.push(flag);
+        } else {
+            words.extend([flag, (*value).to_string()]);
+        }
+    }
+    words.extend(example.position.split_whitespace().map(str::to_string));
+    words
+}
+
+pub fn run(budget: Budget) -> Result<Output, CommandError> {
     let mut text = String::new();
     let mut json = Map::new();
-    for (name, command, output) in examples {
-        text.push_str(&format!("== {name}: {command}\n{}\n", output.text));
+    for info in registry::GAMES {
+        let words = example_words(info);
+        let command = format!("perfect-play {}", words.join(" "));
+        let cli = Cli::try_parse_from(std::iter::once("perfect-play".to_string()).chain(words))
+            .map_err(|e| format!("the tour's example {command} does not parse: {e}"))?;
+        let mut nothing: &[u8] = &[];
+        let (mut out, mut err) = (std::io::sink(), std::io::sink());
+        let mut io = Io {
+            stdin: &mut nothing,
+            stdout: &mut out,
+            stderr: &mut err,
+            progress: false,
+            small_limits: budget.small,
+        };
+        let output = super::output_of(&cli, budget, true, &mut io)?
+            .ok_or_else(|| format!("the tour's example {command} gives no answer"))?;
+        text.push_str(&format!("== {}: {command}\n{}\n", info.title, output.text));
         json.insert(
-            name.to_string(),
+            info.name.to_string(),
             json!({"command": command, "result": output.json}),
         );
     }

@@ -65,6 +65,10 @@ pub struct Header {
     pub positions: u64,
     /// Records per block.
     pub block_records: u64,
+    /// The registry's parameters that build this variant (`size` = `4`), so a reader can
+    /// build the game again; empty in databases written before they were kept.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub params: Vec<(String, String)>,
 }
 
 fn io_error(path: &Path, why: impl std::fmt::Display) -> EngineError {
@@ -143,8 +147,13 @@ pub struct Database {
     index: Vec<(u64, u32, u32)>,
     /// Its size in bytes.
     pub bytes: u64,
-    cached: Option<(usize, Vec<Record>)>,
+    /// The blocks read last, most recent first: a position's moves and its best line fall in
+    /// a few dozen blocks, read again and again while a game is explored.
+    cached: Vec<(usize, Vec<Record>)>,
 }
+
+/// Decompressed blocks a database keeps (128 KiB each at the default block size: 8 MiB).
+pub const CACHED_BLOCKS: usize = 64;
 
 impl Database {
     /// Open a database, reading its header and block index (not its records), and check the
@@ -208,7 +217,7 @@ impl Database {
             header,
             index,
             bytes,
-            cached: None,
+            cached: Vec::new(),
         };
         if verify {
             database.verify()?;
@@ -252,24 +261,36 @@ impl Database {
             ));
         }
         let block = (index / self.header.block_records) as usize;
-        if self.cached.as_ref().is_none_or(|(b, _)| *b != block) {
-            let (offset, len, crc) = self.index[block];
-            let fail = |e: std::io::Error| io_error(&self.path, e);
-            self.file.seek(SeekFrom::Start(offset)).map_err(fail)?;
-            let mut data = vec![0u8; len as usize];
-            self.file.read_exact(&mut data).map_err(fail)?;
-            let capacity = (self.header.block_records * 2) as usize;
-            let raw = zstd::bulk::decompress(&data, capacity).map_err(fail)?;
-            if crc32fast::hash(&raw) != crc {
-                return Err(io_error(&self.path, format!("damaged block {block}")));
-            }
-            self.cached = Some((block, records_of(&raw)));
-        }
         let within = (index % self.header.block_records) as usize;
+        if let Some(at) = self.cached.iter().position(|(b, _)| *b == block) {
+            // Most recent first: the block moves to the front.
+            self.cached[..=at].rotate_right(1);
+        } else {
+            let records = self.read_block(block)?;
+            if self.cached.len() == CACHED_BLOCKS {
+                self.cached.pop();
+            }
+            self.cached.insert(0, (block, records));
+        }
         self.cached
-            .as_ref()
+            .first()
             .and_then(|(_, records)| records.get(within).copied())
             .ok_or_else(|| io_error(&self.path, format!("damaged block {block}")))
+    }
+
+    /// One block's records, read and decompressed, its checksum checked.
+    fn read_block(&mut self, block: usize) -> Result<Vec<Record>, EngineError> {
+        let (offset, len, crc) = self.index[block];
+        let fail = |e: std::io::Error| io_error(&self.path, e);
+        self.file.seek(SeekFrom::Start(offset)).map_err(fail)?;
+        let mut data = vec![0u8; len as usize];
+        self.file.read_exact(&mut data).map_err(fail)?;
+        let capacity = (self.header.block_records * 2) as usize;
+        let raw = zstd::bulk::decompress(&data, capacity).map_err(fail)?;
+        if crc32fast::hash(&raw) != crc {
+            return Err(io_error(&self.path, format!("damaged block {block}")));
+        }
+        Ok(records_of(&raw))
     }
 
     /// Every record, block by block (to load a whole table).
@@ -277,13 +298,23 @@ impl Database {
     /// # Errors
     /// As [`Database::record`].
     pub fn all_records(&mut self) -> Result<Vec<Record>, EngineError> {
-        let mut records = Vec::with_capacity(self.header.indices as usize);
+        let mut records = Vec::new();
+        usize::try_from(self.header.indices)
+            .ok()
+            .and_then(|n| records.try_reserve_exact(n).ok())
+            .ok_or_else(|| {
+                io_error(
+                    &self.path,
+                    format!(
+                        "its {} records do not fit in this machine's memory",
+                        self.header.indices
+                    ),
+                )
+            })?;
         let mut index = 0;
         while index < self.header.indices {
-            self.record(index)?;
-            if let Some((_, block)) = &self.cached {
-                records.extend_from_slice(block);
-            }
+            let block = self.read_block((index / self.header.block_records) as usize)?;
+            records.extend_from_slice(&block);
             index += self.header.block_records;
         }
         records.truncate(self.header.indices as usize);

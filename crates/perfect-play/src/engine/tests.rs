@@ -727,6 +727,7 @@ fn a_database_reads_back_every_record_one_block_at_a_time() {
         indices: game.index_count(),
         positions: solution.positions,
         block_records: 1000, // many blocks, to cross their edges
+        params: Vec::new(),
     };
     let bytes = database::write(&path, &header, solution.records()).unwrap();
     let mut db = Database::open(&path, true).unwrap();

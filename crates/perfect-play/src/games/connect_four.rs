@@ -8,9 +8,11 @@
 //! then by which of the discs are the first player's (ranked among the ways to choose them).
 //! Positions with four in a row already are holes: the move that makes a line ends the game.
 
+use super::notation::NotationError;
 use super::subsets::Binomials;
 use crate::engine::IndexedGame;
 use crate::game::{Ending, Game, Transition};
+use crate::registry::{BoardGame, MoveName};
 use std::ops::Range;
 use thiserror::Error;
 
@@ -335,6 +337,91 @@ impl IndexedGame for ConnectFour {
 
     fn class_size(&self, board: &Board) -> u64 {
         if self.mirrored(board) == *board { 1 } else { 2 }
+    }
+}
+
+/// Columns as digits (`2233`) or a comma list (`10,11`), 1-based.
+///
+/// # Errors
+/// A character that is not a column, or a bad comma list.
+pub fn parse_columns(text: &str) -> Result<Vec<u32>, NotationError> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(Vec::new());
+    }
+    if text.contains(',') {
+        return Ok(crate::parse::list_in(text, 1, 32)
+            .map_err(|e| NotationError::Rule(e.to_string()))?
+            .into_iter()
+            .map(|c| c as u32)
+            .collect());
+    }
+    text.chars()
+        .map(|c| {
+            c.to_digit(10).filter(|&d| d >= 1).ok_or_else(|| {
+                NotationError::Rule(format!("{c:?} in the moves is not a column: use digits 1-9 (2233), or a comma list (10,11) for wide boards"))
+            })
+        })
+        .collect()
+}
+
+impl BoardGame for ConnectFour {
+    fn name(&self) -> &'static str {
+        "connect-four"
+    }
+    fn variant(&self) -> String {
+        format!("{}x{}", self.width(), self.height())
+    }
+    fn params(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("width", self.width().to_string()),
+            ("height", self.height().to_string()),
+        ]
+    }
+    /// The columns played from the empty board.
+    fn parse_position(&self, text: &str) -> Result<Board, NotationError> {
+        let moves = parse_columns(text)?;
+        self.play_columns(&moves).ok_or_else(|| {
+            NotationError::Rule(format!(
+                "the moves {} are not a game on a {} x {} board: a column off the board or full, or a move after four in a row",
+                crate::parse::shorten(text),
+                self.width(),
+                self.height()
+            ))
+        })
+    }
+    fn first_to_move(&self, board: &Board) -> bool {
+        ConnectFour::first_to_move(self, board)
+    }
+    fn move_name(&self, column: &u32) -> MoveName {
+        MoveName::Number(column + 1)
+    }
+    fn notation(&self, _board: &Board) -> Option<String> {
+        None
+    }
+    /// The board, top row first: x for the first player, o for the second.
+    fn picture(&self, board: &Board) -> String {
+        let mut text = String::new();
+        for row in (0..self.height()).rev() {
+            text.push_str("  ");
+            for c in 0..self.width() {
+                let bit = 1u64 << (c * (self.height() + 1) + row);
+                text.push(if board.mask & bit == 0 {
+                    '.'
+                } else if board.first & bit != 0 {
+                    'x'
+                } else {
+                    'o'
+                });
+            }
+            text.push('\n');
+        }
+        text.push_str("  ");
+        for c in 0..self.width() {
+            text.push(char::from_digit((c + 1) % 10, 10).unwrap_or('?'));
+        }
+        text.push('\n');
+        text
     }
 }
 

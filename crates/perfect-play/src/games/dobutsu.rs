@@ -22,9 +22,11 @@
 //! same kinds), their owners and which chicks are hens: 1,567,925,964 numbers, no holes. The
 //! board's mirror (left and right swapped) is a symmetry.
 
+use super::notation::{NotationError, grid_picture, square_name};
 use super::subsets::Binomials;
 use crate::engine::IndexedGame;
 use crate::game::{Ending, Game, Transition};
+use crate::registry::{BoardGame, MoveName};
 use thiserror::Error;
 
 /// Squares on the board: 3 columns, 4 rows.
@@ -804,6 +806,149 @@ impl IndexedGame for Dobutsu {
         } else {
             2
         }
+    }
+}
+
+/// A square (`col + 3 * row` from the top-left) as a column letter and a row counted from the
+/// bottom: `b2`.
+fn square_text(square: usize) -> String {
+    square_name(3, 4, square as u32)
+}
+
+/// A piece's letter: a capital for the first player's.
+fn letter_of(piece: Option<Piece>) -> char {
+    piece.map_or('.', |p| {
+        let letter = p.kind.letter();
+        if p.first_player {
+            letter
+        } else {
+            letter.to_ascii_lowercase()
+        }
+    })
+}
+
+/// The hands as letters (the first player's capitals first), `-` for none.
+fn hands_text(animals: &Animals) -> String {
+    let mut held = String::new();
+    for first in [true, false] {
+        for kind in Kind::IN_HAND {
+            for _ in 0..animals.in_hand(first, kind) {
+                let letter = kind.letter();
+                held.push(if first {
+                    letter
+                } else {
+                    letter.to_ascii_lowercase()
+                });
+            }
+        }
+    }
+    if held.is_empty() { "-".into() } else { held }
+}
+
+impl Dobutsu {
+    /// The kinds in play besides the lions as letters (`egc` for the standard game).
+    #[must_use]
+    pub fn kinds_text(&self) -> String {
+        ['e', 'g', 'c']
+            .into_iter()
+            .zip(self.counts)
+            .filter(|&(_, count)| count > 0)
+            .map(|(letter, _)| letter)
+            .collect()
+    }
+}
+
+impl BoardGame for Dobutsu {
+    fn name(&self) -> &'static str {
+        "dobutsu"
+    }
+    /// Empty for the standard game (its databases say so); the kinds in play otherwise
+    /// (`c`: lions and chicks).
+    fn variant(&self) -> String {
+        let kinds = self.kinds_text();
+        if kinds == "egc" { String::new() } else { kinds }
+    }
+    fn params(&self) -> Vec<(&'static str, String)> {
+        vec![("animals", self.kinds_text())]
+    }
+    fn parse_position(&self, text: &str) -> Result<Animals, NotationError> {
+        let mut parts = text.trim().split(':');
+        let rows = parts.next().unwrap_or_default();
+        let (mut hand, mut side) = ("", "x");
+        for part in parts {
+            match part.trim() {
+                "x" | "X" | "o" | "O" => side = part.trim(),
+                held => hand = held,
+            }
+        }
+        let mut board = [None; SQUARES];
+        let cells: Vec<char> = rows.chars().filter(|&c| c != '/').collect();
+        if cells.len() != SQUARES {
+            return Err(NotationError::Squares {
+                what: "a Dobutsu shogi board (4 rows of 3 from the top)".into(),
+                expected: SQUARES,
+                found: cells.len(),
+            });
+        }
+        for (square, &c) in cells.iter().enumerate() {
+            if matches!(c, '.' | '-' | '_') {
+                continue;
+            }
+            let kind = Kind::from_letter(c).ok_or_else(|| {
+                NotationError::Rule(format!(
+                    "{c:?} is not a piece: use L, E, G, C, H (capitals for the first player) or ."
+                ))
+            })?;
+            board[square] = Some(Piece {
+                kind,
+                first_player: c.is_ascii_uppercase(),
+            });
+        }
+        let mut hands = [[0u8; 3]; 2];
+        for c in hand.chars().filter(|&c| c != '-') {
+            let slot = Kind::from_letter(c)
+                .and_then(Kind::hand_slot)
+                .ok_or_else(|| {
+                    NotationError::Rule(format!(
+                        "{c:?} cannot be held: a hand holds E, G and C (capitals for the first player)"
+                    ))
+                })?;
+            let held = &mut hands[usize::from(!c.is_ascii_uppercase())][slot];
+            *held = held.saturating_add(1);
+        }
+        let first_to_move = matches!(side, "x" | "X");
+        self.position_of(&board, hands, first_to_move)
+            .map_err(|e| NotationError::Rule(e.to_string()))
+    }
+    fn first_to_move(&self, animals: &Animals) -> bool {
+        animals.first_to_move()
+    }
+    fn move_name(&self, action: &Action) -> MoveName {
+        MoveName::Text(match *action {
+            Action::Step { from, to } => format!("{}{}", square_text(from), square_text(to)),
+            Action::Drop { kind, to } => format!("{}*{}", kind.letter(), square_text(to)),
+        })
+    }
+    fn notation(&self, animals: &Animals) -> Option<String> {
+        let rows: Vec<String> = (0..4)
+            .map(|row| {
+                (0..3)
+                    .map(|col| letter_of(animals.piece_at(col + 3 * row)))
+                    .collect()
+            })
+            .collect();
+        let hands = hands_text(animals);
+        let side = if animals.first_to_move() { 'x' } else { 'o' };
+        Some(if hands == "-" {
+            format!("{}:{side}", rows.join("/"))
+        } else {
+            format!("{}:{hands}:{side}", rows.join("/"))
+        })
+    }
+    fn picture(&self, animals: &Animals) -> String {
+        let mut text = grid_picture(3, 4, |s| letter_of(animals.piece_at(s as usize)));
+        text.push_str(&format!("  in hand: {}\n", hands_text(animals)));
+        text
     }
 }
 

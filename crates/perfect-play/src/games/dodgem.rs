@@ -13,9 +13,11 @@
 //! is the set of squares of the first player's cars (ranked among all such sets), the set of
 //! squares of the second player's among the squares left, and the side to move.
 
+use super::notation::{Mark, NotationError, grid_picture, mark_of, marks_notation, parse_marks};
 use super::subsets::Binomials;
 use crate::engine::IndexedGame;
 use crate::game::{Ending, Game, Transition};
+use crate::registry::{BoardGame, MoveName};
 use std::ops::Range;
 use thiserror::Error;
 
@@ -339,6 +341,82 @@ impl IndexedGame for Dodgem {
                 });
             }
         }
+    }
+}
+
+/// Dodgem's car bit for a square numbered in reading order from the top-left.
+fn bit_of_square(n: u32, square: u32) -> u64 {
+    1u64 << (square % n + n * (n - 1 - square / n))
+}
+
+impl BoardGame for Dodgem {
+    fn name(&self) -> &'static str {
+        "dodgem"
+    }
+    fn variant(&self) -> String {
+        format!("{0}x{0}", self.size())
+    }
+    fn params(&self) -> Vec<(&'static str, String)> {
+        vec![("size", self.size().to_string())]
+    }
+    fn parse_position(&self, text: &str) -> Result<Cars, NotationError> {
+        let n = self.size();
+        let what = format!("a {n} x {n} Dodgem board (rows from the top)");
+        let (marks, first_to_move) = parse_marks(text, (n * n) as usize, &what)?;
+        let mut cars = Cars {
+            first: 0,
+            second: 0,
+            first_to_move,
+        };
+        for (i, mark) in marks.into_iter().enumerate() {
+            let bit = bit_of_square(n, i as u32);
+            match mark {
+                Mark::X => cars.first |= bit,
+                Mark::O => cars.second |= bit,
+                Mark::Empty => {}
+            }
+        }
+        let (a, b) = (cars.first.count_ones(), cars.second.count_ones());
+        if a == 0 || b == 0 || a >= n || b >= n {
+            return Err(NotationError::Rule(format!(
+                "each player has 1 to {} cars on a {n} x {n} board until one drives the last off; got {a} x and {b} o",
+                n - 1
+            )));
+        }
+        Ok(cars)
+    }
+    fn first_to_move(&self, cars: &Cars) -> bool {
+        cars.first_to_move
+    }
+    fn move_name(&self, drive: &Drive) -> MoveName {
+        let n = self.size();
+        let (x, y) = (drive.from % n, drive.from / n);
+        let direction = match drive.to {
+            Direction::Right => 'R',
+            Direction::Up => 'U',
+            Direction::Down => 'D',
+            Direction::Left => 'L',
+        };
+        MoveName::Text(format!(
+            "{}{}{direction}",
+            char::from(b'a' + x as u8),
+            y + 1
+        ))
+    }
+    fn notation(&self, cars: &Cars) -> Option<String> {
+        let n = self.size();
+        let marks = (0..n * n).map(|i| {
+            let bit = bit_of_square(n, i);
+            mark_of(cars.first & bit != 0, cars.second & bit != 0)
+        });
+        Some(marks_notation(marks, n as usize, cars.first_to_move))
+    }
+    fn picture(&self, cars: &Cars) -> String {
+        let n = self.size();
+        grid_picture(n, n, |square| {
+            let bit = bit_of_square(n, square);
+            mark_of(cars.first & bit != 0, cars.second & bit != 0)
+        })
     }
 }
 

@@ -9,8 +9,10 @@
 //! other eight (ranked), and the side to move: 9 x 70 x 2 = 1,260 numbers, one tier (the game
 //! has loops).
 
+use super::notation::{Mark, NotationError, mark_of, marks_notation, parse_marks};
 use crate::engine::IndexedGame;
 use crate::game::{Game, Transition};
+use crate::registry::{BoardGame, MoveName};
 
 /// The centre's cell.
 pub const CENTRE: u8 = 8;
@@ -169,6 +171,69 @@ pub fn cell_name(cell: u8) -> String {
         "c".into()
     } else {
         (cell + 1).to_string()
+    }
+}
+
+/// The mark of a cell (points 1-8 are cells 0-7, the centre is 8).
+fn star_mark(star: &Star, cell: u8) -> char {
+    mark_of(
+        cell != star.empty && star.first >> cell & 1 == 1,
+        cell != star.empty && star.first >> cell & 1 == 0,
+    )
+}
+
+impl BoardGame for MuTorere {
+    fn name(&self) -> &'static str {
+        "mu-torere"
+    }
+    fn variant(&self) -> String {
+        "star".into()
+    }
+    fn params(&self) -> Vec<(&'static str, String)> {
+        Vec::new()
+    }
+    fn parse_position(&self, text: &str) -> Result<Star, NotationError> {
+        let what = "a Mu Torere position (points 1-8, then the centre)";
+        let (marks, first_to_move) = parse_marks(text, 9, what)?;
+        let mut first = 0u16;
+        let mut empty = Vec::new();
+        let mut seconds = 0;
+        for (cell, mark) in marks.into_iter().enumerate() {
+            match mark {
+                Mark::X => first |= 1 << cell,
+                Mark::O => seconds += 1,
+                Mark::Empty => empty.push(cell as u8),
+            }
+        }
+        if first.count_ones() != 4 || seconds != 4 || empty.len() != 1 {
+            return Err(NotationError::Rule(format!(
+                "Mu Torere has four pieces each and one empty cell; got {} x, {seconds} o and {} empty",
+                first.count_ones(),
+                empty.len()
+            )));
+        }
+        Ok(Star {
+            first,
+            empty: empty[0],
+            first_to_move,
+        })
+    }
+    fn first_to_move(&self, star: &Star) -> bool {
+        star.first_to_move
+    }
+    fn move_name(&self, step: &Step) -> MoveName {
+        MoveName::Text(format!("{}{}", cell_name(step.from), cell_name(step.to)))
+    }
+    fn notation(&self, star: &Star) -> Option<String> {
+        let marks = (0..9u8).map(|cell| star_mark(star, cell));
+        Some(marks_notation(marks, 9, star.first_to_move))
+    }
+    fn picture(&self, star: &Star) -> String {
+        let points: String = (0..8).map(|cell| star_mark(star, cell)).collect();
+        format!(
+            "  points 1-8: {points}  centre: {}\n",
+            star_mark(star, CENTRE)
+        )
     }
 }
 

@@ -11,9 +11,13 @@
 //! makes one ends the game.
 
 use super::board_symmetry::{self, SYMMETRIES};
+use super::notation::{
+    Mark, NotationError, grid_picture, mark_of, marks_notation, parse_marks, square_name,
+};
 use super::subsets::Binomials;
 use crate::engine::IndexedGame;
 use crate::game::{Ending, Game, Transition};
+use crate::registry::{BoardGame, MoveName};
 use std::ops::Range;
 use thiserror::Error;
 
@@ -604,6 +608,65 @@ impl IndexedGame for Quixo {
                 });
             }
         }
+    }
+}
+
+impl BoardGame for Quixo {
+    fn name(&self) -> &'static str {
+        "quixo"
+    }
+    fn variant(&self) -> String {
+        format!("{0}x{0}", self.size())
+    }
+    fn params(&self) -> Vec<(&'static str, String)> {
+        vec![("size", self.size().to_string())]
+    }
+    fn parse_position(&self, text: &str) -> Result<Cubes, NotationError> {
+        let n = self.size();
+        let what = format!("a {n} x {n} Quixo board (rows from the top)");
+        let (marks, x_to_move) = parse_marks(text, (n * n) as usize, &what)?;
+        let mut cubes = Cubes {
+            x: 0,
+            o: 0,
+            x_to_move,
+        };
+        for (square, mark) in marks.into_iter().enumerate() {
+            match mark {
+                Mark::X => cubes.x |= 1 << square,
+                Mark::O => cubes.o |= 1 << square,
+                Mark::Empty => {}
+            }
+        }
+        if self.has_line(cubes.x) || self.has_line(cubes.o) {
+            return Err(NotationError::Rule(
+                "the board has a line already: the game is over".into(),
+            ));
+        }
+        Ok(cubes)
+    }
+    fn first_to_move(&self, cubes: &Cubes) -> bool {
+        cubes.x_to_move
+    }
+    fn move_name(&self, push: &Push) -> MoveName {
+        let n = self.size();
+        let end = match push.end {
+            End::Left => 'L',
+            End::Right => 'R',
+            End::Top => 'T',
+            End::Bottom => 'B',
+        };
+        MoveName::Text(format!("{}{end}", square_name(n, n, push.from)))
+    }
+    fn notation(&self, cubes: &Cubes) -> Option<String> {
+        let n = self.size();
+        let marks = (0..n * n).map(|s| mark_of(cubes.x >> s & 1 == 1, cubes.o >> s & 1 == 1));
+        Some(marks_notation(marks, n as usize, cubes.x_to_move))
+    }
+    fn picture(&self, cubes: &Cubes) -> String {
+        let n = self.size();
+        grid_picture(n, n, |s| {
+            mark_of(cubes.x >> s & 1 == 1, cubes.o >> s & 1 == 1)
+        })
     }
 }
 

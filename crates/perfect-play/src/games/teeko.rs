@@ -14,9 +14,13 @@
 //! are holes: the move that makes one ends the game.
 
 use super::board_symmetry;
+use super::notation::{
+    Mark, NotationError, grid_picture, mark_of, marks_notation, parse_marks, square_name,
+};
 use super::subsets::Binomials;
 use crate::engine::IndexedGame;
 use crate::game::{Ending, Game, Transition};
+use crate::registry::{BoardGame, MoveName};
 use std::ops::Range;
 use thiserror::Error;
 
@@ -410,6 +414,83 @@ impl IndexedGame for Teeko {
                 parents.push(Teeko::with_mover(!pieces.x_to_move, before, theirs));
             }
         }
+    }
+}
+
+impl BoardGame for Teeko {
+    fn name(&self) -> &'static str {
+        "teeko"
+    }
+    /// `5x5` for four pieces each (Scarne's count), `4x4p3` for three.
+    fn variant(&self) -> String {
+        if self.pieces() == 4 {
+            format!("{0}x{0}", self.size())
+        } else {
+            format!("{0}x{0}p{1}", self.size(), self.pieces())
+        }
+    }
+    fn params(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("size", self.size().to_string()),
+            ("pieces", self.pieces().to_string()),
+        ]
+    }
+    fn parse_position(&self, text: &str) -> Result<Pieces, NotationError> {
+        let n = self.size();
+        let what = format!("a {n} x {n} Teeko board (rows from the top)");
+        let (marks, x_to_move) = parse_marks(text, (n * n) as usize, &what)?;
+        let mut pieces = Pieces {
+            x: 0,
+            o: 0,
+            x_to_move,
+        };
+        for (square, mark) in marks.into_iter().enumerate() {
+            match mark {
+                Mark::X => pieces.x |= 1 << square,
+                Mark::O => pieces.o |= 1 << square,
+                Mark::Empty => {}
+            }
+        }
+        let (xs, os) = (pieces.x.count_ones(), pieces.o.count_ones());
+        if xs + os < 2 * self.pieces() && !text.contains(':') {
+            // While placing, the counts say whose turn it is.
+            pieces.x_to_move = xs == os;
+        }
+        if self.has_pattern(pieces.x) || self.has_pattern(pieces.o) {
+            return Err(NotationError::Rule(
+                "the board has four in a row or a square already: the game is over".into(),
+            ));
+        }
+        if !self.is_position(&pieces) {
+            return Err(NotationError::Rule(format!(
+                "not a Teeko position: {xs} x and {os} o with {} to move (x places first, and each side has at most {} pieces)",
+                if pieces.x_to_move { "x" } else { "o" },
+                self.pieces()
+            )));
+        }
+        Ok(pieces)
+    }
+    fn first_to_move(&self, pieces: &Pieces) -> bool {
+        pieces.x_to_move
+    }
+    fn move_name(&self, placement: &Placement) -> MoveName {
+        let n = self.size();
+        let from = placement
+            .from
+            .map(|s| square_name(n, n, s))
+            .unwrap_or_default();
+        MoveName::Text(format!("{from}{}", square_name(n, n, placement.to)))
+    }
+    fn notation(&self, pieces: &Pieces) -> Option<String> {
+        let n = self.size();
+        let marks = (0..n * n).map(|s| mark_of(pieces.x >> s & 1 == 1, pieces.o >> s & 1 == 1));
+        Some(marks_notation(marks, n as usize, pieces.x_to_move))
+    }
+    fn picture(&self, pieces: &Pieces) -> String {
+        let n = self.size();
+        grid_picture(n, n, |s| {
+            mark_of(pieces.x >> s & 1 == 1, pieces.o >> s & 1 == 1)
+        })
     }
 }
 

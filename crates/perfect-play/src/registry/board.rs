@@ -1,0 +1,307 @@
+//! The engine's games as every front end sees them: a [`BoardGame`] is an
+//! [`IndexedGame`] that also has a name, a notation for positions and moves, and a picture;
+//! [`EngineGame`] is the same without its types, so that the registry can hand any of them
+//! out as one `Box<dyn EngineGame>` and a front end never names a game's types.
+
+use crate::engine::{
+    self, Checkpoint, Counts, EngineError, IndexedGame, Options, Progress, Record, Solution,
+};
+use crate::game::Transition;
+use crate::games::notation::NotationError;
+use crate::player::Outcome;
+use serde::Serialize;
+use std::fmt;
+
+/// A move as the notation names it: a number (tic-tac-toe's square, Connect Four's column,
+/// 1-based) or a word (`a3R`, `C*b3`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(untagged)]
+pub enum MoveName {
+    /// A square or a column, 1-based.
+    Number(u32),
+    /// A move's name.
+    Text(String),
+}
+
+impl fmt::Display for MoveName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveName::Number(n) => write!(f, "{n}"),
+            MoveName::Text(t) => f.write_str(t),
+        }
+    }
+}
+
+/// What a front end needs of an engine game beyond its rules and its index.
+pub trait BoardGame: IndexedGame + Send + Sync {
+    /// The game's name in the registry, the CLI and the database (`quixo`).
+    fn name(&self) -> &'static str;
+    /// The variant (`4x4`), empty when the game has one form only.
+    fn variant(&self) -> String;
+    /// The registry's parameters that build this variant (`size` = `4`).
+    fn params(&self) -> Vec<(&'static str, String)>;
+    /// A position in the game's notation.
+    ///
+    /// # Errors
+    /// Text that is not a position of this variant, with the reason.
+    fn parse_position(&self, text: &str) -> Result<Self::Position, NotationError>;
+    /// Whether the first player is to move.
+    fn first_to_move(&self, position: &Self::Position) -> bool;
+    /// A move's name.
+    fn move_name(&self, mv: &Self::Move) -> MoveName;
+    /// The position in the notation [`BoardGame::parse_position`] reads, when a bare position
+    /// has one (Connect Four's notation is the moves played, which a position does not keep).
+    fn notation(&self, position: &Self::Position) -> Option<String>;
+    /// The position drawn as text, rows and coordinates included.
+    fn picture(&self, position: &Self::Position) -> String;
+    /// The position reached by playing `moves` (names as [`BoardGame::move_name`] gives them)
+    /// from the start: how games without a position notation name positions.
+    ///
+    /// # Errors
+    /// A move that is not legal where it is played.
+    fn play_names(&self, moves: &[String]) -> Result<Self::Position, NotationError> {
+        let mut here = self.start();
+        for name in moves {
+            let mv = self
+                .moves(&here)
+                .into_iter()
+                .find(|m| self.move_name(m).to_string().eq_ignore_ascii_case(name))
+                .ok_or_else(|| {
+                    NotationError::Rule(format!("{name:?} is not a legal move there"))
+                })?;
+            match self.play(&here, &mv) {
+                Transition::Continue { position, .. } => here = position,
+                Transition::End(_) => {
+                    return Err(NotationError::Rule(format!(
+                        "the game is over after {name}"
+                    )));
+                }
+            }
+        }
+        Ok(here)
+    }
+}
+
+/// One move of a position read from a solved table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MoveAnswer {
+    /// The move's name.
+    #[serde(rename = "move")]
+    pub name: MoveName,
+    /// Its value for the player who makes it.
+    pub outcome: Outcome,
+    /// Moves to the end after it is made, counted from before it (null for a draw).
+    pub remoteness: Option<u32>,
+    /// Whether it ends the game.
+    pub ends_game: bool,
+    /// The position it leads to, in the game's notation (none when it ends the game or the
+    /// notation cannot show a bare position).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub position: Option<String>,
+}
+
+/// One position of an engine game, read from a solved table: the value for the player to move,
+/// every move's value best first, and a best line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionAnswer {
+    /// The game's name.
+    pub game: &'static str,
+    /// The variant.
+    pub variant: String,
+    /// Whether the first player is to move.
+    pub first_to_move: bool,
+    /// The outcome for the player to move.
+    pub outcome: Outcome,
+    /// Moves to the end with perfect play (none for a draw).
+    pub remoteness: Option<u32>,
+    /// Every legal move, best first.
+    pub moves: Vec<MoveAnswer>,
+    /// One line of perfect play (a drawn line stops after
+    /// [`DRAW_LINE_MOVES`](engine::DRAW_LINE_MOVES) moves).
+    pub best_line: Vec<MoveName>,
+    /// The position in the game's notation, when it has one.
+    pub position: Option<String>,
+    /// The position drawn as text.
+    pub picture: String,
+}
+
+impl PositionAnswer {
+    /// The moves that win for the player to move.
+    #[must_use]
+    pub fn winning_moves(&self) -> Vec<MoveName> {
+        self.moves
+            .iter()
+            .filter(|m| m.outcome == Outcome::Win)
+            .map(|m| m.name.clone())
+            .collect()
+    }
+}
+
+/// Why a position cannot be answered.
+#[derive(Debug, thiserror::Error)]
+pub enum AnswerError {
+    /// The text is not a position of the game.
+    #[error(transparent)]
+    Notation(#[from] NotationError),
+    /// The table has no record for it (a position no game reaches, or a database of another
+    /// game).
+    #[error("the position is not in the table (a position no game reaches)")]
+    NotInTable,
+    /// Reading the table failed.
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+}
+
+/// An engine game with its types hidden: what the registry hands the front ends.
+pub trait EngineGame: Send + Sync {
+    /// The game's name.
+    fn name(&self) -> &'static str;
+    /// The variant (`4x4`), empty for a game of one form.
+    fn variant(&self) -> String;
+    /// The name and the variant as text says them: `quixo 4x4`, `dobutsu`.
+    fn title(&self) -> String {
+        let variant = self.variant();
+        if variant.is_empty() {
+            self.name().to_string()
+        } else {
+            format!("{} {variant}", self.name())
+        }
+    }
+    /// The registry's parameters that build this variant (`size` = `4`).
+    fn params(&self) -> Vec<(&'static str, String)>;
+    /// Indices in the table (positions and holes).
+    fn index_count(&self) -> u64;
+    /// Tiers the index is cut into.
+    fn tier_count(&self) -> u64;
+    /// Whether the table keeps one position per symmetry class.
+    fn has_symmetries(&self) -> bool;
+    /// Bytes a solve takes (see [`engine::solve_bytes`]).
+    fn solve_bytes(&self, options: &Options) -> u64;
+    /// Solve the whole game (see [`engine::solve_resumable`]).
+    ///
+    /// # Errors
+    /// As the engine's solve.
+    fn solve(
+        &self,
+        options: &Options,
+        checkpoint: Option<&mut Checkpoint>,
+        on_pass: &(dyn Fn(&Progress) + Sync),
+    ) -> Result<Solution, EngineError>;
+    /// How the positions reachable from the start divide by value.
+    ///
+    /// # Errors
+    /// As [`engine::reachable_counts`].
+    fn reachable_counts(
+        &self,
+        solution: &Solution,
+        options: &Options,
+    ) -> Result<Counts, EngineError>;
+    /// The start's record in a solved table.
+    fn start_record(&self, solution: &Solution) -> Option<Record>;
+    /// Whether the first player moves at the start.
+    fn first_to_move_at_start(&self) -> bool;
+    /// Whether `position` is a position of this game, read before any solve.
+    ///
+    /// # Errors
+    /// Text that is not a position of this variant.
+    fn check_position(&self, position: Option<&str>) -> Result<(), NotationError>;
+    /// The position named by `position` (the start when `None`) read through `lookup`, which
+    /// gives the record of a table index (an in-memory [`Solution`] or a database).
+    ///
+    /// # Errors
+    /// A position that does not parse or is not in the table.
+    fn answer(
+        &self,
+        position: Option<&str>,
+        lookup: &mut dyn FnMut(u64) -> Option<Record>,
+    ) -> Result<PositionAnswer, AnswerError>;
+}
+
+impl<G: BoardGame> EngineGame for G {
+    fn name(&self) -> &'static str {
+        BoardGame::name(self)
+    }
+    fn variant(&self) -> String {
+        BoardGame::variant(self)
+    }
+    fn params(&self) -> Vec<(&'static str, String)> {
+        BoardGame::params(self)
+    }
+    fn index_count(&self) -> u64 {
+        IndexedGame::index_count(self)
+    }
+    fn tier_count(&self) -> u64 {
+        IndexedGame::tier_count(self)
+    }
+    fn has_symmetries(&self) -> bool {
+        IndexedGame::has_symmetries(self)
+    }
+    fn solve_bytes(&self, options: &Options) -> u64 {
+        engine::solve_bytes(self, options)
+    }
+    fn solve(
+        &self,
+        options: &Options,
+        checkpoint: Option<&mut Checkpoint>,
+        on_pass: &(dyn Fn(&Progress) + Sync),
+    ) -> Result<Solution, EngineError> {
+        engine::solve_resumable(self, options, checkpoint, on_pass)
+    }
+    fn reachable_counts(
+        &self,
+        solution: &Solution,
+        options: &Options,
+    ) -> Result<Counts, EngineError> {
+        engine::reachable_counts(self, &self.start(), solution, options)
+    }
+    fn start_record(&self, solution: &Solution) -> Option<Record> {
+        solution
+            .record(engine::table_index(self, &self.start()))
+            .filter(|r| r.outcome().is_some())
+    }
+    fn first_to_move_at_start(&self) -> bool {
+        BoardGame::first_to_move(self, &self.start())
+    }
+    fn check_position(&self, position: Option<&str>) -> Result<(), NotationError> {
+        position.map_or(Ok(()), |text| self.parse_position(text).map(|_| ()))
+    }
+    fn answer(
+        &self,
+        position: Option<&str>,
+        lookup: &mut dyn FnMut(u64) -> Option<Record>,
+    ) -> Result<PositionAnswer, AnswerError> {
+        let position = match position {
+            Some(text) => self.parse_position(text)?,
+            None => self.start(),
+        };
+        let read = engine::analyse_by(self, lookup, &position).ok_or(AnswerError::NotInTable)?;
+        let moves = read
+            .moves
+            .iter()
+            .map(|m| {
+                let (after, ends_game) = match self.play(&position, &m.mv) {
+                    Transition::Continue { position, .. } => (self.notation(&position), false),
+                    Transition::End(_) => (None, true),
+                };
+                MoveAnswer {
+                    name: self.move_name(&m.mv),
+                    outcome: m.record.outcome().unwrap_or(Outcome::Draw),
+                    remoteness: m.record.remoteness(),
+                    ends_game,
+                    position: after,
+                }
+            })
+            .collect();
+        Ok(PositionAnswer {
+            game: BoardGame::name(self),
+            variant: BoardGame::variant(self),
+            first_to_move: BoardGame::first_to_move(self, &position),
+            outcome: read.record.outcome().unwrap_or(Outcome::Draw),
+            remoteness: read.record.remoteness(),
+            moves,
+            best_line: read.best_line.iter().map(|m| self.move_name(m)).collect(),
+            position: self.notation(&position),
+            picture: self.picture(&position),
+        })
+    }
+}

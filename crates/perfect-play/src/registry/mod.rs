@@ -1,0 +1,903 @@
+//! The game registry: every game the tool knows, described once, for every front end.
+//!
+//! A [`GameInfo`] names a game (and its aliases), says what it is in a line, lists its typed
+//! parameters, its position and move notation, how a page draws it and example positions.
+//! The command line builds its commands and `--help` list from [`GAMES`], the web explorer
+//! its `/api/v1/games` and routes, `play` and `tour` their games; a test walks the registry
+//! and fails when a front end misses one.
+//!
+//! Engine games (those solved whole into a table) carry a builder: from their parameters,
+//! a `Box<dyn` [`EngineGame`]`>` that solves, reads a table or a database, and answers a
+//! position in its notation ([`EngineGame::answer`]), so that front ends share one answer.
+//!
+//! Adding a game: its module under `games/` (the rules, [`IndexedGame`](crate::engine::IndexedGame)
+//! and [`BoardGame`]), and one entry in [`GAMES`]. See ARCHITECTURE.md.
+
+mod board;
+
+pub use board::{AnswerError, BoardGame, EngineGame, MoveAnswer, MoveName, PositionAnswer};
+
+use crate::games::{
+    connect_four::ConnectFour, dobutsu::Dobutsu, dodgem::Dodgem, hexapawn::Hexapawn,
+    mu_torere::MuTorere, quixo::Quixo, teeko::Teeko,
+};
+use crate::tic_tac_toe::{self, TicTacToe};
+use thiserror::Error;
+
+/// What a parameter holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamKind {
+    /// On or off (a flag on the command line, `true`/`false` in a query).
+    Boolean,
+    /// A whole number from `min` to `max`.
+    Integer {
+        /// The smallest value.
+        min: u64,
+        /// The largest value.
+        max: u64,
+    },
+    /// Comma-separated whole numbers (`1,3,4`).
+    List,
+    /// A word (its help says which).
+    Text,
+}
+
+impl ParamKind {
+    /// The kind's name in `/api/v1/games`: `boolean`, `integer`, `list` or `text`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            ParamKind::Boolean => "boolean",
+            ParamKind::Integer { .. } => "integer",
+            ParamKind::List => "list",
+            ParamKind::Text => "text",
+        }
+    }
+}
+
+/// A parameter a game takes besides its position: a flag of its command (`--ties-win`) and a
+/// query parameter of the API (`ties_win`).
+#[derive(Clone, Copy, Debug)]
+pub struct Param {
+    /// Its name with underscores (`ties_win`); the flag is the same with dashes.
+    pub name: &'static str,
+    /// What it holds.
+    pub kind: ParamKind,
+    /// Whether the game needs it (no default).
+    pub required: bool,
+    /// Its value when it is not given (empty: none).
+    pub default: &'static str,
+    /// What it means.
+    pub help: &'static str,
+}
+
+impl Param {
+    /// The command-line flag: `--ties-win`.
+    #[must_use]
+    pub fn flag(&self) -> String {
+        format!("--{}", self.name.replace('_', "-"))
+    }
+}
+
+/// How a page draws the game's positions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum View {
+    /// Heaps of tokens in rows (Nim, subtraction games).
+    Heaps,
+    /// One pile of coins and the moves allowed.
+    Coins,
+    /// Heaps of an octal game and its code.
+    Octal,
+    /// The components of a sum.
+    Sum,
+    /// A row of piles taken from either end.
+    Row,
+    /// A pool of numbers to pick from.
+    Pool,
+    /// The tic-tac-toe board.
+    TicTacToe,
+    /// A Connect Four board drawn from the moves played.
+    ConnectFour,
+    /// A board of marks from the position's rows (`x../.o.:x`), with coordinates.
+    Grid,
+    /// Mu Torere's star.
+    Star,
+}
+
+impl View {
+    /// The view's name for the page: `heaps`, `grid`, ...
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            View::Heaps => "heaps",
+            View::Coins => "coins",
+            View::Octal => "octal",
+            View::Sum => "sum",
+            View::Row => "row",
+            View::Pool => "pool",
+            View::TicTacToe => "tic-tac-toe",
+            View::ConnectFour => "connect-four",
+            View::Grid => "grid",
+            View::Star => "star",
+        }
+    }
+}
+
+/// An example position with its parameters (`name=value` pairs).
+#[derive(Clone, Copy, Debug)]
+pub struct Example {
+    /// The position in the game's notation (empty: the start).
+    pub position: &'static str,
+    /// Parameters besides the defaults.
+    pub params: &'static [(&'static str, &'static str)],
+}
+
+/// Builds an engine game from its parameters.
+pub type EngineBuilder = fn(&Params) -> Result<Box<dyn EngineGame>, RegistryError>;
+
+/// One game, described once for every front end.
+#[derive(Clone, Copy, Debug)]
+pub struct GameInfo {
+    /// Its name: the command (`perfect-play quixo`), the API path (`/api/v1/quixo`), the
+    /// database's game.
+    pub name: &'static str,
+    /// Other names the command line accepts (`ttt`).
+    pub aliases: &'static [&'static str],
+    /// Its name for a person.
+    pub title: &'static str,
+    /// What it is, in a line.
+    pub description: &'static str,
+    /// How a page draws it.
+    pub view: View,
+    /// The notation of a position.
+    pub notation: &'static str,
+    /// The notation of a move.
+    pub move_notation: &'static str,
+    /// The parameters besides the position.
+    pub params: &'static [Param],
+    /// Example positions; the first is the tour's and the page's first.
+    pub examples: &'static [Example],
+    /// For a game the engine solves whole: how to build it.
+    pub engine: Option<EngineBuilder>,
+}
+
+impl GameInfo {
+    /// The parameter of that name.
+    #[must_use]
+    pub fn param(&self, name: &str) -> Option<&'static Param> {
+        self.params.iter().find(|p| p.name == name)
+    }
+
+    /// Whether `name` is this game's name or one of its aliases.
+    #[must_use]
+    pub fn is_called(&self, name: &str) -> bool {
+        self.name == name || self.aliases.contains(&name)
+    }
+
+    /// The parameters' values from `given` (`name`, text) pairs, each checked against its
+    /// kind and range, the defaults filled in.
+    ///
+    /// # Errors
+    /// An unknown parameter, one given twice, a value not of its kind or out of range, or a
+    /// required one missing.
+    pub fn params_from(&self, given: &[(String, String)]) -> Result<Params, RegistryError> {
+        let mut values: Vec<(&'static str, String)> = Vec::new();
+        for (name, value) in given {
+            let param = self
+                .param(name)
+                .ok_or_else(|| RegistryError::UnknownParam {
+                    game: self.name,
+                    name: crate::parse::shorten(name),
+                    known: self
+                        .params
+                        .iter()
+                        .map(|p| p.name)
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                })?;
+            if values.iter().any(|(n, _)| *n == param.name) {
+                return Err(RegistryError::Twice(param.name));
+            }
+            values.push((param.name, check(param, value)?));
+        }
+        for param in self.params {
+            if values.iter().all(|(n, _)| *n != param.name) {
+                if param.required {
+                    return Err(RegistryError::Missing {
+                        game: self.name,
+                        name: param.name,
+                    });
+                }
+                if !param.default.is_empty() {
+                    values.push((param.name, param.default.to_string()));
+                }
+            }
+        }
+        Ok(Params { values })
+    }
+
+    /// The engine game these parameters describe; `None` for a game not solved by the engine.
+    ///
+    /// # Errors
+    /// As the game's builder: a variant it is not played in.
+    pub fn build(&self, params: &Params) -> Option<Result<Box<dyn EngineGame>, RegistryError>> {
+        self.engine.map(|build| build(params))
+    }
+}
+
+/// A value checked against its parameter's kind, in a canonical form.
+fn check(param: &Param, value: &str) -> Result<String, RegistryError> {
+    let bad = |why: String| RegistryError::BadValue {
+        name: param.name,
+        value: crate::parse::shorten(value),
+        why,
+    };
+    match param.kind {
+        ParamKind::Boolean => match value.trim().to_ascii_lowercase().as_str() {
+            "true" | "1" | "yes" | "on" | "" => Ok("true".into()),
+            "false" | "0" | "no" | "off" => Ok("false".into()),
+            _ => Err(bad("use true or false".into())),
+        },
+        ParamKind::Integer { min, max } => match value.trim().parse::<u64>() {
+            Ok(n) if (min..=max).contains(&n) => Ok(n.to_string()),
+            _ => Err(bad(format!("use a whole number from {min} to {max}"))),
+        },
+        ParamKind::List => {
+            crate::parse::list_in(value, 0, u64::MAX).map_err(|e| bad(e.to_string()))?;
+            Ok(value.trim().to_string())
+        }
+        ParamKind::Text => Ok(value.trim().to_string()),
+    }
+}
+
+/// A game's parameters, checked, with the defaults filled in.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Params {
+    values: Vec<(&'static str, String)>,
+}
+
+impl Params {
+    /// The text of a parameter, when it has a value.
+    #[must_use]
+    pub fn text(&self, name: &str) -> Option<&str> {
+        self.values
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// A whole-number parameter (checked against its range when it was read).
+    #[must_use]
+    pub fn integer(&self, name: &str) -> Option<u64> {
+        self.text(name).and_then(|v| v.parse().ok())
+    }
+
+    /// A boolean parameter: false when not given.
+    #[must_use]
+    pub fn flag(&self, name: &str) -> bool {
+        self.text(name) == Some("true")
+    }
+
+    /// Every parameter with a value, in the order given, then the defaults.
+    pub fn iter(&self) -> impl Iterator<Item = (&'static str, &str)> {
+        self.values.iter().map(|(n, v)| (*n, v.as_str()))
+    }
+}
+
+/// Why a game or its parameters are not accepted.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum RegistryError {
+    /// No game of that name.
+    #[error("there is no game {0:?}")]
+    UnknownGame(String),
+    /// The game takes no such parameter.
+    #[error("{game} takes no parameter {name:?}; it takes position{}{known}", if known.is_empty() { "" } else { ", " })]
+    UnknownParam {
+        /// The game.
+        game: &'static str,
+        /// The parameter given.
+        name: String,
+        /// The parameters it takes.
+        known: String,
+    },
+    /// A parameter given twice.
+    #[error("{0} is given twice")]
+    Twice(&'static str),
+    /// A required parameter is missing.
+    #[error("{game} needs {name}")]
+    Missing {
+        /// The game.
+        game: &'static str,
+        /// The parameter.
+        name: &'static str,
+    },
+    /// A value is not of its parameter's kind or out of its range.
+    #[error("{name}={value} is not accepted: {why}")]
+    BadValue {
+        /// The parameter.
+        name: &'static str,
+        /// The value given.
+        value: String,
+        /// What is accepted.
+        why: String,
+    },
+    /// The parameters name a variant the game is not played in.
+    #[error("{0}")]
+    Variant(String),
+}
+
+/// The game called `name` (or one of its aliases).
+#[must_use]
+pub fn find(name: &str) -> Option<&'static GameInfo> {
+    GAMES.iter().find(|g| g.is_called(name))
+}
+
+/// Every game solved by the engine.
+pub fn engine_games() -> impl Iterator<Item = &'static GameInfo> {
+    GAMES.iter().filter(|g| g.engine.is_some())
+}
+
+fn size(params: &Params, default: u64) -> u32 {
+    params.integer("size").unwrap_or(default) as u32
+}
+
+fn variant<E: std::fmt::Display>(e: E) -> RegistryError {
+    RegistryError::Variant(e.to_string())
+}
+
+fn build_tic_tac_toe(_: &Params) -> Result<Box<dyn EngineGame>, RegistryError> {
+    Ok(Box::new(TicTacToe {
+        board: tic_tac_toe::Board::empty(),
+    }))
+}
+
+fn build_connect_four(params: &Params) -> Result<Box<dyn EngineGame>, RegistryError> {
+    let width = params.integer("width").unwrap_or(4) as u32;
+    let height = params.integer("height").unwrap_or(4) as u32;
+    Ok(Box::new(ConnectFour::new(width, height).map_err(variant)?))
+}
+
+fn build_dodgem(params: &Params) -> Result<Box<dyn EngineGame>, RegistryError> {
+    Ok(Box::new(Dodgem::new(size(params, 3)).map_err(variant)?))
+}
+
+fn build_mu_torere(_: &Params) -> Result<Box<dyn EngineGame>, RegistryError> {
+    Ok(Box::new(MuTorere))
+}
+
+fn build_quixo(params: &Params) -> Result<Box<dyn EngineGame>, RegistryError> {
+    Ok(Box::new(Quixo::new(size(params, 3)).map_err(variant)?))
+}
+
+fn build_teeko(params: &Params) -> Result<Box<dyn EngineGame>, RegistryError> {
+    let pieces = params.integer("pieces").unwrap_or(4) as u32;
+    Ok(Box::new(
+        Teeko::new(size(params, 5), pieces).map_err(variant)?,
+    ))
+}
+
+fn build_dobutsu(params: &Params) -> Result<Box<dyn EngineGame>, RegistryError> {
+    let kinds = params.text("animals").unwrap_or("egc").to_ascii_lowercase();
+    if let Some(bad) = kinds.chars().find(|c| !"egc".contains(*c)) {
+        return Err(RegistryError::BadValue {
+            name: "animals",
+            value: crate::parse::shorten(&kinds),
+            why: format!(
+                "{bad:?} is not a kind: use the letters e (elephants), g (giraffes) and c (chicks)"
+            ),
+        });
+    }
+    let has = |k: char| kinds.contains(k);
+    Ok(Box::new(Dobutsu::with_kinds(has('e'), has('g'), has('c'))))
+}
+
+fn build_hexapawn(params: &Params) -> Result<Box<dyn EngineGame>, RegistryError> {
+    let width = params.integer("width").unwrap_or(3) as u32;
+    let height = params.integer("height").unwrap_or(3) as u32;
+    Ok(Box::new(Hexapawn::new(width, height).map_err(variant)?))
+}
+
+const MISERE: Param = Param {
+    name: "misere",
+    kind: ParamKind::Boolean,
+    required: false,
+    default: "",
+    help: "misère play: whoever makes the last move loses",
+};
+
+const PATTERN: Param = Param {
+    name: "pattern",
+    kind: ParamKind::Boolean,
+    required: false,
+    default: "",
+    help: "also give the values of every pile size up to the piles (the W/L strip)",
+};
+
+const fn board_size(default: &'static str, min: u64, max: u64) -> Param {
+    Param {
+        name: "size",
+        kind: ParamKind::Integer { min, max },
+        required: false,
+        default,
+        help: "the board is size x size",
+    }
+}
+
+/// Every game the tool knows, in the order `--help`, `tour` and the page list them.
+pub const GAMES: &[GameInfo] = &[
+    GameInfo {
+        name: "nim",
+        aliases: &[],
+        title: "Nim",
+        description: "take any number of tokens from one heap; taking the last token wins",
+        view: View::Heaps,
+        notation: "the heaps, e.g. 3 4 5",
+        move_notation: "heap and count: 1 2 takes 2 from heap 1",
+        params: &[MISERE],
+        examples: &[
+            Example {
+                position: "3 4 5",
+                params: &[],
+            },
+            Example {
+                position: "1 2 3",
+                params: &[("misere", "true")],
+            },
+        ],
+        engine: None,
+    },
+    GameInfo {
+        name: "tic-tac-toe",
+        aliases: &["ttt"],
+        title: "Tic-tac-toe",
+        description: "three in a row on a 3 x 3 board, from the empty board or any legal position",
+        view: View::TicTacToe,
+        notation: "9 squares in reading order, x o or . (empty: the start)",
+        move_notation: "the square, 1-9 in reading order",
+        params: &[],
+        examples: &[
+            Example {
+                position: "",
+                params: &[],
+            },
+            Example {
+                position: "x...o....",
+                params: &[],
+            },
+        ],
+        engine: Some(build_tic_tac_toe),
+    },
+    GameInfo {
+        name: "coins",
+        aliases: &[],
+        title: "The coin game",
+        description: "a pile of N coins, take 1, X or Y; taking the last coin wins",
+        view: View::Coins,
+        notation: "N X Y: a pile of N coins, take 1, X or Y",
+        move_notation: "the coins taken: 1 3 takes 3",
+        params: &[MISERE, PATTERN],
+        examples: &[
+            Example {
+                position: "10 3 4",
+                params: &[],
+            },
+            Example {
+                position: "30 2 5",
+                params: &[],
+            },
+        ],
+        engine: None,
+    },
+    GameInfo {
+        name: "subtraction",
+        aliases: &[],
+        title: "Subtraction game",
+        description: "piles of coins; a move takes a number of coins in the set from one pile",
+        view: View::Heaps,
+        notation: "the piles, e.g. 7 9",
+        move_notation: "pile and count: 1 3 takes 3 from pile 1",
+        params: &[
+            Param {
+                name: "moves",
+                kind: ParamKind::List,
+                required: true,
+                default: "",
+                help: "the numbers a move may take",
+            },
+            MISERE,
+            PATTERN,
+        ],
+        examples: &[
+            Example {
+                position: "7 9",
+                params: &[("moves", "1,3,4")],
+            },
+            Example {
+                position: "20",
+                params: &[("moves", "2,5,6")],
+            },
+        ],
+        engine: None,
+    },
+    GameInfo {
+        name: "stones",
+        aliases: &[],
+        title: "Stone Game (coins in a row)",
+        description: "take the pile at either end of a row; the larger total wins",
+        view: View::Row,
+        notation: "the piles in a row; a move takes the pile at either end",
+        move_notation: "left or right (l, r)",
+        params: &[
+            Param {
+                name: "ties_win",
+                kind: ParamKind::Boolean,
+                required: false,
+                default: "",
+                help: "a tie counts as a win for the player to move",
+            },
+            Param {
+                name: "line",
+                kind: ParamKind::Boolean,
+                required: false,
+                default: "",
+                help: "also give the whole optimal line",
+            },
+            Param {
+                name: "table",
+                kind: ParamKind::Boolean,
+                required: false,
+                default: "",
+                help: "also give the margin of every interval (rows of up to 64 piles)",
+            },
+        ],
+        examples: &[
+            Example {
+                position: "5 3 4 5",
+                params: &[],
+            },
+            Example {
+                position: "3 9 1 2",
+                params: &[],
+            },
+        ],
+        engine: None,
+    },
+    GameInfo {
+        name: "octal",
+        aliases: &[],
+        title: "Octal game",
+        description: "take-and-break games by their code: Grundy values, proven periods, sums",
+        view: View::Octal,
+        notation: "CODE HEAP...: 0.77 is Kayles, 0.07 Dawson's Kayles, grundy Grundy's game",
+        move_notation: "heap and count: 1 2 takes 2 from heap 1 (the list names each split)",
+        params: &[
+            MISERE,
+            Param {
+                name: "values",
+                kind: ParamKind::Boolean,
+                required: false,
+                default: "",
+                help: "also give the Grundy values of heaps 0 to upto",
+            },
+            Param {
+                name: "upto",
+                kind: ParamKind::Integer {
+                    min: 0,
+                    max: u64::MAX,
+                },
+                required: false,
+                default: "",
+                help: "compute the values of heaps 0 to this (stopping at a proven period)",
+            },
+        ],
+        examples: &[
+            Example {
+                position: "0.77 3 4 5",
+                params: &[],
+            },
+            Example {
+                position: "0.07 5 6",
+                params: &[],
+            },
+            Example {
+                position: "grundy 7 9",
+                params: &[],
+            },
+        ],
+        engine: None,
+    },
+    GameInfo {
+        name: "can-i-win",
+        aliases: &[],
+        title: "Can I Win",
+        description: "pick unused numbers from 1 to MAX in turn; whoever brings the total to TOTAL wins",
+        view: View::Pool,
+        notation: "MAX TOTAL (pick from 1 to MAX), or TOTAL with pool",
+        move_notation: "the number picked",
+        params: &[
+            Param {
+                name: "pool",
+                kind: ParamKind::List,
+                required: false,
+                default: "",
+                help: "the numbers to pick from (then the position is TOTAL alone)",
+            },
+            MISERE,
+        ],
+        examples: &[
+            Example {
+                position: "10 11",
+                params: &[],
+            },
+            Example {
+                position: "10 40",
+                params: &[],
+            },
+            Example {
+                position: "20",
+                params: &[("pool", "2,3,5,7,11")],
+            },
+        ],
+        engine: None,
+    },
+    GameInfo {
+        name: "sum",
+        aliases: &[],
+        title: "Sum of impartial games",
+        description: "a sum of impartial heap games (GAME:HEAP each): who wins, and where to play",
+        view: View::Sum,
+        notation: "GAME:HEAP components, e.g. 0.77:10 grundy:12 nim:5",
+        move_notation: "component and count: 1 2 takes 2 from component 1",
+        params: &[MISERE],
+        examples: &[Example {
+            position: "0.77:10 grundy:12 squares:100 nim:5",
+            params: &[],
+        }],
+        engine: None,
+    },
+    GameInfo {
+        name: "connect-four",
+        aliases: &["c4"],
+        title: "Connect Four (small boards)",
+        description: "four in a row on a small board, solved whole by the engine",
+        view: View::ConnectFour,
+        notation: "the columns played, 1-based (2233; 10,11 on wide boards)",
+        move_notation: "the column, 1-based",
+        params: &[
+            Param {
+                name: "width",
+                kind: ParamKind::Integer { min: 1, max: 32 },
+                required: false,
+                default: "4",
+                help: "columns",
+            },
+            Param {
+                name: "height",
+                kind: ParamKind::Integer { min: 1, max: 63 },
+                required: false,
+                default: "4",
+                help: "rows",
+            },
+        ],
+        examples: &[
+            Example {
+                position: "",
+                params: &[],
+            },
+            Example {
+                position: "12",
+                params: &[],
+            },
+        ],
+        engine: Some(build_connect_four),
+    },
+    GameInfo {
+        name: "dodgem",
+        aliases: &[],
+        title: "Dodgem",
+        description: "Colin Vout's race; drive all your cars off the far edge first (loops are draws)",
+        view: View::Grid,
+        notation: "rows from the top, x o or ., then :x or :o for the side to move (x../x../.oo:x); x drives right, o up",
+        move_notation: "the car's square (column letter, row from the bottom) and its direction R U D L: b1U",
+        params: &[board_size("3", 2, 8)],
+        examples: &[Example {
+            position: "",
+            params: &[],
+        }],
+        engine: Some(build_dodgem),
+    },
+    GameInfo {
+        name: "mu-torere",
+        aliases: &[],
+        title: "Mu Torere",
+        description: "the Maori game on an eight-pointed star; a player left without a move loses",
+        view: View::Star,
+        notation: "points 1-8 then the centre, x o or ., then :x or :o (xxxxoooo.:x)",
+        move_notation: "the two cells, points 1-8 and c for the centre: 4c, c5, 45",
+        params: &[],
+        examples: &[Example {
+            position: "",
+            params: &[],
+        }],
+        engine: Some(build_mu_torere),
+    },
+    GameInfo {
+        name: "quixo",
+        aliases: &[],
+        title: "Quixo",
+        description: "take a blank or own cube from the edge and push it back in at an end; a full line wins",
+        view: View::Grid,
+        notation: "rows from the top, x o or ., then :x or :o (xx./oo./...:x)",
+        move_notation: "the square taken (column letter, row from the bottom) and the end it goes back in at (L R T B): a1R",
+        params: &[board_size("3", 2, 5)],
+        examples: &[Example {
+            position: "",
+            params: &[],
+        }],
+        engine: Some(build_quixo),
+    },
+    GameInfo {
+        name: "teeko",
+        aliases: &[],
+        title: "Teeko",
+        description: "John Scarne's game; place four pieces, then step them; four in a row or a square wins",
+        view: View::Grid,
+        notation: "rows from the top, x o or ., then :x or :o (default: the placing order's)",
+        move_notation: "the square placed on (c3) or the squares stepped from and to (c3d4)",
+        params: &[
+            board_size("5", 3, 5),
+            Param {
+                name: "pieces",
+                kind: ParamKind::Integer { min: 2, max: 4 },
+                required: false,
+                default: "4",
+                help: "pieces each (fewer than half the squares; with fewer than four, the square does not win)",
+            },
+        ],
+        examples: &[
+            Example {
+                position: "",
+                params: &[("size", "4"), ("pieces", "3")],
+            },
+            Example {
+                position: "x.../.o../..../....",
+                params: &[("size", "4"), ("pieces", "3")],
+            },
+        ],
+        engine: Some(build_teeko),
+    },
+    GameInfo {
+        name: "dobutsu",
+        aliases: &["dobutsu-shogi"],
+        title: "Dobutsu shogi",
+        description: "Madoka Kitao's 3 x 4 shogi; capture the lion, or bring yours to the far row safely",
+        view: View::Grid,
+        notation: "rows from the top (L lion, E elephant, G giraffe, C chick, H hen; capitals the first player's), then :HAND and :x or :o (gle/.c./.C./ELG)",
+        move_notation: "the squares (column letter, row from the bottom): b2b3, or a drop: C*b3",
+        params: &[Param {
+            name: "animals",
+            kind: ParamKind::Text,
+            required: false,
+            default: "egc",
+            help: "the kinds in play besides the lions: e elephants, g giraffes, c chicks (the whole game, egc, takes about 11 GB to solve: solve it once into a database)",
+        }],
+        examples: &[
+            Example {
+                position: "",
+                params: &[("animals", "c")],
+            },
+            Example {
+                position: ".l./.c./LC./...:o",
+                params: &[("animals", "c")],
+            },
+        ],
+        engine: Some(build_dobutsu),
+    },
+    GameInfo {
+        name: "hexapawn",
+        aliases: &[],
+        title: "Hexapawn",
+        description: "Martin Gardner's pawns-only chess; reach the far row, or leave the opponent no move",
+        view: View::Grid,
+        notation: "rows from the top, x (the first player's pawns, moving up) o or ., then :x or :o (ooo/.../xxx:x)",
+        move_notation: "the squares (column letter, row from the bottom): a1a2, a2b3",
+        params: &[
+            Param {
+                name: "width",
+                kind: ParamKind::Integer { min: 1, max: 8 },
+                required: false,
+                default: "3",
+                help: "columns",
+            },
+            Param {
+                name: "height",
+                kind: ParamKind::Integer { min: 3, max: 8 },
+                required: false,
+                default: "3",
+                help: "rows",
+            },
+        ],
+        examples: &[
+            Example {
+                position: "",
+                params: &[],
+            },
+            Example {
+                position: "",
+                params: &[("width", "4"), ("height", "3")],
+            },
+        ],
+        engine: Some(build_hexapawn),
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_aliases_are_unique() {
+        let mut all: Vec<&str> = GAMES
+            .iter()
+            .flat_map(|g| std::iter::once(g.name).chain(g.aliases.iter().copied()))
+            .collect();
+        let count = all.len();
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), count);
+    }
+
+    #[test]
+    fn parameters_are_checked_and_defaulted() {
+        let quixo = find("quixo").unwrap();
+        let params = quixo.params_from(&[]).unwrap();
+        assert_eq!(params.integer("size"), Some(3));
+        let bad = quixo.params_from(&[("size".into(), "9".into())]);
+        assert!(matches!(bad, Err(RegistryError::BadValue { .. })));
+        let unknown = quixo.params_from(&[("width".into(), "3".into())]);
+        assert!(matches!(unknown, Err(RegistryError::UnknownParam { .. })));
+        let subtraction = find("subtraction").unwrap();
+        assert!(matches!(
+            subtraction.params_from(&[]),
+            Err(RegistryError::Missing { .. })
+        ));
+        assert_eq!(find("ttt").unwrap().name, "tic-tac-toe");
+    }
+
+    /// Every engine game's examples build, parse and answer from a solved table; the moves'
+    /// positions read back in the notation.
+    #[test]
+    fn every_engine_example_answers() {
+        for info in engine_games() {
+            for example in info.examples {
+                let given: Vec<(String, String)> = example
+                    .params
+                    .iter()
+                    .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
+                    .collect();
+                let params = info.params_from(&given).unwrap();
+                let game = info.build(&params).unwrap().unwrap();
+                assert_eq!(game.name(), info.name);
+                if game.index_count() > 30_000_000 {
+                    continue;
+                }
+                let solution = game
+                    .solve(&crate::engine::Options::default(), None, &|_| {})
+                    .unwrap();
+                let position = (!example.position.is_empty()).then_some(example.position);
+                let answer = game
+                    .answer(position, &mut |i| solution.record(i))
+                    .unwrap_or_else(|e| panic!("{} {:?}: {e}", info.name, example));
+                assert!(!answer.picture.is_empty());
+                for m in &answer.moves {
+                    if let Some(after) = &m.position {
+                        let again = game
+                            .answer(Some(after), &mut |i| solution.record(i))
+                            .unwrap();
+                        assert_eq!(again.position.as_ref(), Some(after), "{}", info.name);
+                    }
+                }
+            }
+        }
+    }
+}
