@@ -353,6 +353,7 @@ pub(crate) fn answer_output(read: &PositionAnswer, from_database: bool) -> Outpu
         "first_player_wins": first_player_wins(outcome),
         "remoteness": read.remoteness,
         "moves": read.moves,
+        "moves_complete": true,
         "winning_moves": read.winning_moves(),
         "winning_moves_total": read.winning_moves().len(),
         "best_line": read.best_line,
