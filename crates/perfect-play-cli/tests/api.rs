@@ -489,3 +489,39 @@ fn the_page_and_its_assets_are_served_from_the_binary() {
         assert!(body.contains(needle), "{path}");
     }
 }
+
+/// The best line numbers moves as the API and `play` accept them: following `nim 3 4 5`'s
+/// line move by move through the API's moves (an emptied heap leaves the position, so the
+/// heaps after it move up) reaches the end.
+#[test]
+fn the_best_line_can_be_followed_move_by_move() {
+    let explorer = Explorer::default();
+    for start in ["3 4 5", "1 0 3 2", "2 2 5 1"] {
+        let mut query = vec![("position".to_string(), start.to_string())];
+        let first = explorer.answer("nim", &query).unwrap();
+        let line = first["best_line"].as_array().unwrap().clone();
+        for (i, step) in line.iter().enumerate() {
+            let answer = explorer.answer("nim", &query).unwrap();
+            let chosen = answer["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|m| m["move"]["heap"] == step["heap"] && m["move"]["take"] == step["take"])
+                .unwrap_or_else(|| panic!("{start}: move {i} {step} is not a move of {answer}"));
+            assert_eq!(
+                chosen["move"]["leaves"], step["leaves"],
+                "{start}: move {i}"
+            );
+            if i + 1 == line.len() {
+                assert_eq!(chosen["ends_game"], true, "{start}: the line ends the game");
+            } else {
+                query = chosen["query"]
+                    .as_object()
+                    .unwrap()
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.as_str().unwrap().to_string()))
+                    .collect();
+            }
+        }
+    }
+}

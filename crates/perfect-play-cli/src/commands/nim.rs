@@ -77,7 +77,10 @@ fn describe_moves(heaps: &[u64], a: &NimAnswer) -> String {
         }
     }
     if let Some(line) = &a.best_line {
-        text.push_str(&format!("Best line: {}\n", output::list(line)));
+        text.push_str(&format!(
+            "Best line: {}\n",
+            output::list(&line_as_played(heaps, line))
+        ));
     }
     text
 }
@@ -88,15 +91,43 @@ fn move_json(heaps: &[u64], mv: &NimMove) -> serde_json::Value {
     output::heap_move(mv.heap, mv.take, if left > 0 { vec![left] } else { vec![] })
 }
 
+/// The best line with each move's heap numbered as `play` and the API number it there: the
+/// first among the heaps as given, the later ones among the heaps left (an emptied heap is
+/// gone from the position, so the heaps after it move up).
+fn line_as_played(heaps: &[u64], line: &[NimMove]) -> Vec<NimMove> {
+    let mut now = heaps.to_vec();
+    line.iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let shown = if i == 0 {
+                m.heap
+            } else {
+                now[..m.heap].iter().filter(|&&h| h > 0).count()
+            };
+            let left = now[m.heap] - m.take;
+            now[m.heap] = left;
+            NimMove {
+                heap: shown,
+                take: m.take,
+            }
+        })
+        .collect()
+}
+
 fn answer_json(heaps: &[u64], misere: bool, sum: u64, a: &NimAnswer) -> serde_json::Value {
     let moves = |list: &[NimMove]| list.iter().map(|m| move_json(heaps, m)).collect::<Vec<_>>();
     let best_line = a.best_line.as_ref().map(|line| {
         let mut now = heaps.to_vec();
         line.iter()
-            .map(|m| {
-                let j = move_json(&now, m);
-                now[m.heap] -= m.take;
-                j
+            .zip(line_as_played(heaps, line))
+            .map(|(m, shown)| {
+                let left = now[m.heap] - m.take;
+                now[m.heap] = left;
+                output::heap_move(
+                    shown.heap,
+                    m.take,
+                    if left > 0 { vec![left] } else { vec![] },
+                )
             })
             .collect::<Vec<_>>()
     });
