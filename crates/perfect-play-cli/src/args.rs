@@ -58,7 +58,7 @@ pub enum Command {
     Stones(StonesArgs),
     /// Octal (take-and-break) games: Grundy values, proven periods, sums and misère.
     Octal(OctalArgs),
-    /// Can I Win: pick unused numbers from 1..=MAX; whoever brings the total to TOTAL wins.
+    /// Can I Win: pick unused numbers from 1 to MAX; whoever brings the total to TOTAL wins.
     #[command(name = "can-i-win")]
     CanIWin(CanIWinArgs),
     /// The Grundy values of any impartial heap game, with the proven period if there is one.
@@ -696,7 +696,7 @@ pub struct CanIWinArgs {
     #[arg(allow_negative_numbers = true, value_name = "MAX TOTAL", num_args = 0..=2, conflicts_with = "batch")]
     pub numbers: Vec<String>,
 
-    /// Pick from this list of distinct positive integers instead of 1..=MAX (e.g. 2,3,5,7,11).
+    /// Pick from this list of distinct positive integers instead of 1 to MAX (e.g. 2,3,5,7,11).
     #[arg(long, value_name = "LIST", value_parser = parse_pool)]
     pub pool: Option<NumberList>,
 

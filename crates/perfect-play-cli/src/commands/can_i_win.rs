@@ -147,7 +147,7 @@ fn batch_line(
 fn describe_pool(pool: &Pool) -> String {
     let v = pool.values();
     if v.iter().zip(1u64..).all(|(&a, b)| a == b) {
-        format!("numbers 1..={}", v.len())
+        format!("numbers 1 to {}", v.len())
     } else {
         format!("numbers {}", output::list(v))
     }
@@ -296,7 +296,7 @@ fn all_targets(
         .collect();
     let sum = pool.sum();
     let text = format!(
-        "Can I Win with {}{}: the first player wins targets {} (of 1-{sum}); targets of 0 or less are {} by the first pick, targets above {sum} are draws.\nSolved {} positions over {} targets.\n",
+        "Can I Win with {}{}: the first player wins targets {} (of 1-{sum}); targets of 0 or less are {} by the first pick, targets above {sum} are ties (nobody reaches them).\nSolved {} positions over {} targets.\n",
         describe_pool(pool),
         if misere { " (misère)" } else { "" },
         if ranges.is_empty() {
