@@ -57,3 +57,48 @@ pub fn schema(command: &str) -> Option<&'static str> {
         _ => return None,
     })
 }
+
+/// The schema of `command` as one self-contained document: the published schema with every
+/// schema it refers to by file name (the tour's per-game results) embedded under `$defs`,
+/// each keeping its `$id`, so that a `$ref` by file name resolves inside the document (JSON
+/// Schema 2020-12 bundling). What `perfect-play schema COMMAND` prints.
+#[must_use]
+pub fn bundled(command: &str) -> Option<String> {
+    let text = schema(command)?;
+    let mut root: serde_json::Value = serde_json::from_str(text).ok()?;
+    let mut referenced = Vec::new();
+    collect_file_refs(&root, &mut referenced);
+    if referenced.is_empty() {
+        return Some(text.trim_end().to_string());
+    }
+    referenced.sort();
+    referenced.dedup();
+    for file in referenced {
+        let name = file.trim_end_matches(".schema.json");
+        let embedded: serde_json::Value = serde_json::from_str(schema(name)?).ok()?;
+        root["$defs"][name] = embedded;
+    }
+    serde_json::to_string_pretty(&root).ok()
+}
+
+/// Every `$ref` to another file (`nim.schema.json`) in `value`.
+fn collect_file_refs(value: &serde_json::Value, out: &mut Vec<String>) {
+    match value {
+        serde_json::Value::Object(map) => {
+            for (key, inner) in map {
+                match (key.as_str(), inner.as_str()) {
+                    ("$ref", Some(target)) if target.ends_with(".schema.json") => {
+                        out.push(target.to_string());
+                    }
+                    _ => collect_file_refs(inner, out),
+                }
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for inner in items {
+                collect_file_refs(inner, out);
+            }
+        }
+        _ => {}
+    }
+}

@@ -269,9 +269,8 @@ fn the_schema_command_prints_the_published_schemas() {
         let out = run_with_input(&["schema", command], None);
         assert!(out.status.success());
         let printed: Value = serde_json::from_slice(&out.stdout).expect("JSON");
-        let published: Value =
+        let mut published: Value =
             serde_json::from_str(schema(command).expect("schema")).expect("JSON");
-        assert_eq!(printed, published);
         let file = std::fs::read_to_string(format!(
             "{}/schemas/{command}.schema.json",
             env!("CARGO_MANIFEST_DIR")
@@ -281,7 +280,37 @@ fn the_schema_command_prints_the_published_schemas() {
             serde_json::from_str::<Value>(&file).expect("JSON"),
             published
         );
+        if command == "tour" {
+            // Printed bundled: the published schema with the ones it refers to embedded.
+            for game in ["nim", "query", "connect-four"] {
+                published["$defs"][game] = serde_json::from_str(schema(game).unwrap()).unwrap();
+            }
+            for (name, embedded) in printed["$defs"].as_object().unwrap() {
+                published["$defs"][name] = embedded.clone();
+            }
+        }
+        assert_eq!(printed, published, "{command}");
     }
+}
+
+/// `perfect-play schema tour` is self-contained: it validates the tour's output with no other
+/// schema registered, and fails a wrong result inside it.
+#[test]
+fn the_printed_tour_schema_needs_no_other_file() {
+    let out = run_with_input(&["schema", "tour"], None);
+    let printed: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let validator = jsonschema::options()
+        .build(&printed)
+        .expect("compiles alone");
+    let tour = run_with_input(&["tour", "--json"], None);
+    let mut instance: Value = serde_json::from_slice(&tour.stdout).expect("JSON");
+    let errors: Vec<String> = validator
+        .iter_errors(&instance)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    instance["quixo"]["result"]["outcome"] = serde_json::json!("victory");
+    assert!(!validator.is_valid(&instance));
 }
 
 #[test]

@@ -210,9 +210,9 @@ pub fn output_of(
             return Ok(None);
         }
         Command::Schema(args) => {
-            let schema = crate::schema::schema(&args.command)
+            let schema = crate::schema::bundled(&args.command)
                 .ok_or_else(|| format!("no schema for {:?}", args.command))?;
-            emit(io, schema.trim_end())?;
+            emit(io, &schema)?;
             return Ok(None);
         }
     };
