@@ -205,6 +205,13 @@ pub trait EngineGame: Send + Sync {
     /// # Errors
     /// Text that is not a position of this variant.
     fn check_position(&self, position: Option<&str>) -> Result<(), NotationError>;
+    /// The position `text` names, written back in the game's notation (its canonical form:
+    /// rows joined by `/`, the side to move given); `None` when the notation cannot show a
+    /// bare position (Connect Four's moves played).
+    ///
+    /// # Errors
+    /// Text that is not a position of this variant.
+    fn notation_of(&self, text: &str) -> Result<Option<String>, NotationError>;
     /// The position named by `position` (the start when `None`) read through `lookup`, which
     /// gives the record of a table index (an in-memory [`Solution`] or a database).
     ///
@@ -264,6 +271,9 @@ impl<G: BoardGame> EngineGame for G {
     }
     fn check_position(&self, position: Option<&str>) -> Result<(), NotationError> {
         position.map_or(Ok(()), |text| self.parse_position(text).map(|_| ()))
+    }
+    fn notation_of(&self, text: &str) -> Result<Option<String>, NotationError> {
+        self.parse_position(text).map(|p| self.notation(&p))
     }
     fn answer(
         &self,

@@ -900,4 +900,30 @@ mod tests {
             }
         }
     }
+
+    proptest::proptest! {
+        /// Text made of the notations' characters either is refused or names a position whose
+        /// notation reads back as itself, in every engine game's example variants (what the
+        /// `positions` fuzz target checks on any bytes).
+        #[test]
+        fn written_positions_read_back(text in "[xoXO.LlCcEeGgHh/:*1-9-]{0,40}") {
+            for info in engine_games() {
+                for example in info.examples {
+                    let given: Vec<(String, String)> = example
+                        .params
+                        .iter()
+                        .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
+                        .collect();
+                    let game = info.build(&info.params_from(&given).unwrap()).unwrap().unwrap();
+                    if let Ok(Some(written)) = game.notation_of(&text) {
+                        proptest::prop_assert_eq!(
+                            game.notation_of(&written).unwrap(),
+                            Some(written.clone()),
+                            "{} {:?}", info.name, text
+                        );
+                    }
+                }
+            }
+        }
+    }
 }
