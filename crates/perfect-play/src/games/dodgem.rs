@@ -14,7 +14,7 @@
 //! squares of the second player's among the squares left, and the side to move.
 
 use super::notation::{Mark, NotationError, grid_picture, mark_of, marks_notation, parse_marks};
-use super::subsets::Binomials;
+use super::subsets::TwoSets;
 use crate::engine::IndexedGame;
 use crate::game::{Ending, Game, Transition};
 use crate::registry::{BoardGame, MoveName};
@@ -64,11 +64,8 @@ pub enum Direction {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Dodgem {
     n: u32,
-    choose: Binomials,
-    /// The tiers in order, as car counts (first, second), most cars first.
-    tiers: Vec<(u32, u32)>,
-    /// Where each tier starts in the index; one more entry for the end.
-    tier_starts: Vec<u64>,
+    /// The numbering: tiers by car counts (first, second), most cars first.
+    index: TwoSets,
 }
 
 impl Dodgem {
@@ -80,24 +77,9 @@ impl Dodgem {
         if !(2..=8).contains(&n) {
             return Err(SizeError(n));
         }
-        let cells = (n * n) as usize;
-        let choose = Binomials::new(cells);
-        let mut tiers: Vec<(u32, u32)> = (0..n).flat_map(|a| (0..n).map(move |b| (a, b))).collect();
-        tiers.sort_by_key(|&(a, b)| (std::cmp::Reverse(a + b), std::cmp::Reverse(a)));
-        let mut tier_starts = vec![0u64];
-        for &(a, b) in &tiers {
-            let size = choose
-                .choose(cells, a as usize)
-                .saturating_mul(choose.choose(cells - a as usize, b as usize))
-                .saturating_mul(2);
-            let last = *tier_starts.last().unwrap_or(&0);
-            tier_starts.push(last.saturating_add(size));
-        }
         Ok(Dodgem {
             n,
-            choose,
-            tiers,
-            tier_starts,
+            index: TwoSets::new(n * n, TwoSets::shrinking_tiers(n - 1)),
         })
     }
 
@@ -120,45 +102,6 @@ impl Dodgem {
 
     fn square(&self, x: u32, y: u32) -> u32 {
         x + self.n * y
-    }
-
-    /// `bits` with the squares of `occupied` taken out (the squares left, renumbered).
-    fn compress(bits: u64, occupied: u64, cells: u32) -> u64 {
-        let mut out = 0;
-        let mut j = 0;
-        for p in 0..cells {
-            if occupied >> p & 1 == 1 {
-                continue;
-            }
-            if bits >> p & 1 == 1 {
-                out |= 1 << j;
-            }
-            j += 1;
-        }
-        out
-    }
-
-    /// The inverse of [`Dodgem::compress`].
-    fn expand(bits: u64, occupied: u64, cells: u32) -> u64 {
-        let mut out = 0;
-        let mut j = 0;
-        for p in 0..cells {
-            if occupied >> p & 1 == 1 {
-                continue;
-            }
-            if bits >> j & 1 == 1 {
-                out |= 1 << p;
-            }
-            j += 1;
-        }
-        out
-    }
-
-    fn tier_of(&self, first: u32, second: u32) -> usize {
-        self.tiers
-            .iter()
-            .position(|&t| t == (first, second))
-            .unwrap_or(0)
     }
 }
 
@@ -243,39 +186,18 @@ impl Game for Dodgem {
 
 impl IndexedGame for Dodgem {
     fn index_count(&self) -> u64 {
-        *self.tier_starts.last().unwrap_or(&0)
+        self.index.count()
     }
 
     fn index(&self, cars: &Cars) -> u64 {
-        let cells = self.n * self.n;
-        let (a, b) = (cars.first.count_ones(), cars.second.count_ones());
-        let tier = self.tier_of(a, b);
-        let second = Dodgem::compress(cars.second, cars.first, cells);
-        let seconds = self.choose.choose((cells - a) as usize, b as usize);
-        let within = self.choose.rank(cars.first) * seconds + self.choose.rank(second);
-        self.tier_starts[tier] + within * 2 + u64::from(!cars.first_to_move)
+        self.index
+            .index(cars.first, cars.second, cars.first_to_move)
     }
 
     fn position(&self, index: u64) -> Option<Cars> {
-        let tier = self
-            .tier_starts
-            .partition_point(|&s| s <= index)
-            .checked_sub(1)?;
-        let &(a, b) = self.tiers.get(tier)?;
-        let cells = self.n * self.n;
-        let within = index - self.tier_starts[tier];
-        let first_to_move = within.is_multiple_of(2);
-        let seconds = self.choose.choose((cells - a) as usize, b as usize);
-        let (first_rank, second_rank) = (within / 2 / seconds, within / 2 % seconds);
-        let first = self.choose.unrank(first_rank, a as usize, cells as usize);
-        let second = Dodgem::expand(
-            self.choose
-                .unrank(second_rank, b as usize, (cells - a) as usize),
-            first,
-            cells,
-        );
+        let (first, second, first_to_move) = self.index.sets(index)?;
         // A side with no cars has already won: no such position is played.
-        (a > 0 && b > 0).then_some(Cars {
+        (first != 0 && second != 0).then_some(Cars {
             first,
             second,
             first_to_move,
@@ -283,11 +205,11 @@ impl IndexedGame for Dodgem {
     }
 
     fn tier_count(&self) -> u64 {
-        self.tiers.len() as u64
+        self.index.tier_count()
     }
 
     fn tier_range(&self, tier: u64) -> Range<u64> {
-        self.tier_starts[tier as usize]..self.tier_starts[tier as usize + 1]
+        self.index.tier_range(tier)
     }
 
     fn has_unmoves(&self) -> bool {

@@ -13,9 +13,10 @@
 //! bottom row is a hole: the game ended when that pawn arrived.
 
 use super::notation::{
-    Mark, NotationError, grid_picture, mark_of, marks_notation, parse_marks, square_name,
+    NotationError, grid_picture, mark_of, mark_sets, marks_notation, parse_marks, set_marks,
+    square_name,
 };
-use super::subsets::Binomials;
+use super::subsets::TwoSets;
 use crate::engine::IndexedGame;
 use crate::game::{Ending, Game, Transition};
 use crate::registry::{BoardGame, MoveName};
@@ -58,11 +59,8 @@ pub struct PawnMove {
 pub struct Hexapawn {
     width: u32,
     height: u32,
-    choose: Binomials,
-    /// The tiers in order, as pawn counts (x, o), most pawns first.
-    tiers: Vec<(u32, u32)>,
-    /// Where each tier starts in the index; one more entry for the end.
-    tier_starts: Vec<u64>,
+    /// The numbering: tiers by pawn counts (x, o), most pawns first.
+    index: TwoSets,
 }
 
 impl Hexapawn {
@@ -80,27 +78,11 @@ impl Hexapawn {
         if !(1..=8).contains(&width) || !(3..=8).contains(&height) {
             return Err(SizeError { width, height });
         }
-        let cells = (width * height) as usize;
-        let choose = Binomials::new(cells);
-        let mut tiers: Vec<(u32, u32)> = (0..=width)
-            .flat_map(|a| (0..=width).map(move |b| (a, b)))
-            .collect();
-        tiers.sort_by_key(|&(a, b)| (std::cmp::Reverse(a + b), std::cmp::Reverse(a)));
-        let mut tier_starts = vec![0u64];
-        for &(a, b) in &tiers {
-            let size = choose
-                .choose(cells, a as usize)
-                .saturating_mul(choose.choose(cells - a as usize, b as usize))
-                .saturating_mul(2);
-            let last = *tier_starts.last().unwrap_or(&0);
-            tier_starts.push(last.saturating_add(size));
-        }
+        let index = TwoSets::new(width * height, TwoSets::shrinking_tiers(width));
         Ok(Hexapawn {
             width,
             height,
-            choose,
-            tiers,
-            tier_starts,
+            index,
         })
     }
 
@@ -133,26 +115,6 @@ impl Hexapawn {
             o: self.row(0),
             x_to_move: true,
         }
-    }
-
-    /// `bits` with the squares of `taken` left out (the squares left, renumbered).
-    fn compress(bits: u64, taken: u64, cells: u32) -> u64 {
-        (0..cells)
-            .filter(|p| taken >> p & 1 == 0)
-            .enumerate()
-            .fold(0, |out, (j, p)| out | (bits >> p & 1) << j)
-    }
-
-    /// The inverse of [`Hexapawn::compress`].
-    fn expand(bits: u64, taken: u64, cells: u32) -> u64 {
-        (0..cells)
-            .filter(|p| taken >> p & 1 == 0)
-            .enumerate()
-            .fold(0, |out, (j, p)| out | (bits >> j & 1) << p)
-    }
-
-    fn tier_of(&self, x: u32, o: u32) -> usize {
-        self.tiers.iter().position(|&t| t == (x, o)).unwrap_or(0)
     }
 
     /// Whether a pawn already stands where the game would have ended.
@@ -233,49 +195,25 @@ impl Game for Hexapawn {
 
 impl IndexedGame for Hexapawn {
     fn index_count(&self) -> u64 {
-        *self.tier_starts.last().unwrap_or(&0)
+        self.index.count()
     }
 
     fn index(&self, pawns: &Pawns) -> u64 {
-        let cells = self.cells();
-        let (a, b) = (pawns.x.count_ones(), pawns.o.count_ones());
-        let tier = self.tier_of(a, b);
-        let o = Hexapawn::compress(pawns.o, pawns.x, cells);
-        let os = self.choose.choose((cells - a) as usize, b as usize);
-        let within = self.choose.rank(pawns.x) * os + self.choose.rank(o);
-        self.tier_starts[tier] + within * 2 + u64::from(!pawns.x_to_move)
+        self.index.index(pawns.x, pawns.o, pawns.x_to_move)
     }
 
     fn position(&self, index: u64) -> Option<Pawns> {
-        let tier = self
-            .tier_starts
-            .partition_point(|&s| s <= index)
-            .checked_sub(1)?;
-        let &(a, b) = self.tiers.get(tier)?;
-        let cells = self.cells();
-        let within = index - self.tier_starts[tier];
-        let os = self.choose.choose((cells - a) as usize, b as usize);
-        let (x_rank, o_rank) = (within / 2 / os, within / 2 % os);
-        let x = self.choose.unrank(x_rank, a as usize, cells as usize);
-        let o = Hexapawn::expand(
-            self.choose.unrank(o_rank, b as usize, (cells - a) as usize),
-            x,
-            cells,
-        );
-        let pawns = Pawns {
-            x,
-            o,
-            x_to_move: within.is_multiple_of(2),
-        };
+        let (x, o, x_to_move) = self.index.sets(index)?;
+        let pawns = Pawns { x, o, x_to_move };
         (!self.finished(&pawns)).then_some(pawns)
     }
 
     fn tier_count(&self) -> u64 {
-        self.tiers.len() as u64
+        self.index.tier_count()
     }
 
     fn tier_range(&self, tier: u64) -> Range<u64> {
-        self.tier_starts[tier as usize]..self.tier_starts[tier as usize + 1]
+        self.index.tier_range(tier)
     }
 }
 
@@ -296,18 +234,8 @@ impl BoardGame for Hexapawn {
         let (w, h) = (self.width, self.height);
         let what = format!("a {w} x {h} Hexapawn board (rows from the top)");
         let (marks, x_to_move) = parse_marks(text, self.cells() as usize, &what)?;
-        let mut pawns = Pawns {
-            x: 0,
-            o: 0,
-            x_to_move,
-        };
-        for (square, mark) in marks.into_iter().enumerate() {
-            match mark {
-                Mark::X => pawns.x |= 1 << square,
-                Mark::O => pawns.o |= 1 << square,
-                Mark::Empty => {}
-            }
-        }
+        let (x, o) = mark_sets(&marks);
+        let pawns = Pawns { x, o, x_to_move };
         if pawns.x.count_ones() > w || pawns.o.count_ones() > w {
             return Err(NotationError::Rule(format!(
                 "each side has at most {w} pawns on a board {w} wide"
@@ -332,8 +260,7 @@ impl BoardGame for Hexapawn {
         ))
     }
     fn notation(&self, pawns: &Pawns) -> Option<String> {
-        let marks =
-            (0..self.cells()).map(|s| mark_of(pawns.x >> s & 1 == 1, pawns.o >> s & 1 == 1));
+        let marks = set_marks(pawns.x, pawns.o, self.cells());
         Some(marks_notation(marks, self.width as usize, pawns.x_to_move))
     }
     fn picture(&self, pawns: &Pawns) -> String {

@@ -78,6 +78,26 @@ pub fn parse_marks(
     Ok((marks, x_to_move))
 }
 
+/// The squares holding x and the squares holding o, as bit sets in reading order (square `i`
+/// is bit `i`).
+#[must_use]
+pub fn mark_sets(marks: &[Mark]) -> (u64, u64) {
+    marks
+        .iter()
+        .enumerate()
+        .fold((0, 0), |(x, o), (square, mark)| match mark {
+            Mark::X => (x | 1 << square, o),
+            Mark::O => (x, o | 1 << square),
+            Mark::Empty => (x, o),
+        })
+}
+
+/// The marks of two bit sets in reading order over `cells` squares (the inverse of
+/// [`mark_sets`]).
+pub fn set_marks(x: u64, o: u64, cells: u32) -> impl Iterator<Item = char> {
+    (0..cells).map(move |s| mark_of(x >> s & 1 == 1, o >> s & 1 == 1))
+}
+
 /// Marks in reading order as notation: rows of `width` joined by `/`, then the side to move.
 pub fn marks_notation(marks: impl Iterator<Item = char>, width: usize, x_to_move: bool) -> String {
     let marks: Vec<char> = marks.collect();

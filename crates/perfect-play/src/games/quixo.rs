@@ -12,7 +12,8 @@
 
 use super::board_symmetry::{self, SYMMETRIES};
 use super::notation::{
-    Mark, NotationError, grid_picture, mark_of, marks_notation, parse_marks, square_name,
+    NotationError, grid_picture, mark_of, mark_sets, marks_notation, parse_marks, set_marks,
+    square_name,
 };
 use super::subsets::Binomials;
 use crate::engine::IndexedGame;
@@ -625,18 +626,12 @@ impl BoardGame for Quixo {
         let n = self.size();
         let what = format!("a {n} x {n} Quixo board (rows from the top)");
         let (marks, x_to_move) = parse_marks(text, (n * n) as usize, &what)?;
-        let mut cubes = Cubes {
-            x: 0,
-            o: 0,
+        let (x, o) = mark_sets(&marks);
+        let cubes = Cubes {
+            x: x as u32,
+            o: o as u32,
             x_to_move,
         };
-        for (square, mark) in marks.into_iter().enumerate() {
-            match mark {
-                Mark::X => cubes.x |= 1 << square,
-                Mark::O => cubes.o |= 1 << square,
-                Mark::Empty => {}
-            }
-        }
         if self.has_line(cubes.x) || self.has_line(cubes.o) {
             return Err(NotationError::Rule(
                 "the board has a line already: the game is over".into(),
@@ -659,7 +654,7 @@ impl BoardGame for Quixo {
     }
     fn notation(&self, cubes: &Cubes) -> Option<String> {
         let n = self.size();
-        let marks = (0..n * n).map(|s| mark_of(cubes.x >> s & 1 == 1, cubes.o >> s & 1 == 1));
+        let marks = set_marks(u64::from(cubes.x), u64::from(cubes.o), n * n);
         Some(marks_notation(marks, n as usize, cubes.x_to_move))
     }
     fn picture(&self, cubes: &Cubes) -> String {

@@ -15,7 +15,8 @@
 
 use super::board_symmetry;
 use super::notation::{
-    Mark, NotationError, grid_picture, mark_of, marks_notation, parse_marks, square_name,
+    NotationError, grid_picture, mark_of, mark_sets, marks_notation, parse_marks, set_marks,
+    square_name,
 };
 use super::subsets::Binomials;
 use crate::engine::IndexedGame;
@@ -439,18 +440,12 @@ impl BoardGame for Teeko {
         let n = self.size();
         let what = format!("a {n} x {n} Teeko board (rows from the top)");
         let (marks, x_to_move) = parse_marks(text, (n * n) as usize, &what)?;
+        let (x, o) = mark_sets(&marks);
         let mut pieces = Pieces {
-            x: 0,
-            o: 0,
+            x: x as u32,
+            o: o as u32,
             x_to_move,
         };
-        for (square, mark) in marks.into_iter().enumerate() {
-            match mark {
-                Mark::X => pieces.x |= 1 << square,
-                Mark::O => pieces.o |= 1 << square,
-                Mark::Empty => {}
-            }
-        }
         let (xs, os) = (pieces.x.count_ones(), pieces.o.count_ones());
         if xs + os < 2 * self.pieces() && !text.contains(':') {
             // While placing, the counts say whose turn it is.
@@ -483,7 +478,7 @@ impl BoardGame for Teeko {
     }
     fn notation(&self, pieces: &Pieces) -> Option<String> {
         let n = self.size();
-        let marks = (0..n * n).map(|s| mark_of(pieces.x >> s & 1 == 1, pieces.o >> s & 1 == 1));
+        let marks = set_marks(u64::from(pieces.x), u64::from(pieces.o), n * n);
         Some(marks_notation(marks, n as usize, pieces.x_to_move))
     }
     fn picture(&self, pieces: &Pieces) -> String {
