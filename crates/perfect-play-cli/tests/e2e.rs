@@ -3,7 +3,7 @@
 //!
 //! It needs Node.js, `npm ci` in `e2e/` and Debian's `chromium`, which `.ci/run` installs, so
 //! it is ignored by a plain `cargo test` (the summary counts it as ignored, never as passed)
-//! and `.ci/run` runs it as a step of its own: `cargo test -p perfect-play-cli --test e2e --
+//! and `.ci/run` runs it as a step of its own: `cargo test --workspace --test e2e --
 //! --ignored`. There, with `PERFECT_PLAY_E2E=1`, anything missing is a failure.
 
 use perfect_play_cli::explorer::Explorer;
@@ -13,7 +13,7 @@ use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
 #[test]
-#[ignore = "the browser test: needs Chromium, Node.js and npm ci in e2e/; run: cargo test -p perfect-play-cli --test e2e -- --ignored"]
+#[ignore = "the browser test: needs Chromium, Node.js and npm ci in e2e/; run: cargo test --workspace --test e2e -- --ignored"]
 fn the_page_plays_nim_colours_moves_like_the_api_and_draws_every_family() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let required = std::env::var("PERFECT_PLAY_E2E").is_ok_and(|v| v == "1");

@@ -694,7 +694,7 @@ fn the_pipeline_gives_the_one_thread_values() {
 }
 
 #[test]
-#[ignore = "every code of up to three digits in blocks of 1, 3 and 16: about two minutes; cargo test -p perfect-play --lib -- --ignored pipeline_sweeps"]
+#[ignore = "every code of up to three digits in blocks of 1, 3 and 16: about two minutes; cargo test --workspace --lib -- --ignored pipeline_sweeps"]
 fn pipeline_sweeps_every_small_code_in_every_block_size() {
     pipeline_sweep(&[1, 3, 16], &[1, 3, 16]);
 }
@@ -747,7 +747,7 @@ fn the_naive_loop_on_two_threads_gives_the_one_thread_values() {
 }
 
 #[test]
-#[ignore = "every code of up to three digits in blocks of 1, 3 and 16: about two minutes; cargo test -p perfect-play --lib -- --ignored naive_pipeline_sweeps"]
+#[ignore = "every code of up to three digits in blocks of 1, 3 and 16: about two minutes; cargo test --workspace --lib -- --ignored naive_pipeline_sweeps"]
 fn naive_pipeline_sweeps_every_small_code_in_every_block_size() {
     naive_pipeline_sweep(&[1, 3, 16], &[1, 3, 16]);
 }
