@@ -264,12 +264,18 @@ impl Explorer {
         Ok(answer)
     }
 
-    /// The served database of this game and variant, if any.
+    /// The served database of this game and variant, if any (the game built from `params`).
     fn database_for(&self, spec: &GameInfo, params: &Params) -> Option<&ServedDatabase> {
         let built = spec.build(params)?.ok()?;
+        self.served(spec, built.as_ref())
+    }
+
+    /// The served database of an engine game already built.
+    fn served(&self, spec: &GameInfo, game: &dyn EngineGame) -> Option<&ServedDatabase> {
+        let variant = game.variant();
         self.databases
             .iter()
-            .find(|d| d.game.name == spec.name && d.engine.variant() == built.variant())
+            .find(|d| d.game.name == spec.name && d.engine.variant() == variant)
     }
 
     /// An engine game's answer: from a served database when one holds the variant, else
@@ -286,7 +292,7 @@ impl Explorer {
             None => return Err(ExploreError::UnknownGame(spec.name.into())),
         };
         let position = Some(position.trim()).filter(|p| !p.is_empty());
-        let output = match self.database_for(spec, params) {
+        let output = match self.served(spec, game.as_ref()) {
             Some(served) => {
                 let mut db = served
                     .database
