@@ -13,12 +13,9 @@ fuzz_target!(|data: &[u8]| {
         .flat_map(|info| info.examples.iter().map(move |e| (info, e)))
         .collect();
     let (info, example) = variants[usize::from(pick) % variants.len()];
-    let given: Vec<(String, String)> = example
-        .params
-        .iter()
-        .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
-        .collect();
-    let params = info.params_from(&given).expect("an example's parameters are valid");
+    let params = info
+        .params_from(&example.given())
+        .expect("an example's parameters are valid");
     let game = info.build(&params).expect("an engine game").expect("its example builds");
     let text = String::from_utf8_lossy(rest);
     if let Ok(Some(written)) = game.notation_of(&text) {

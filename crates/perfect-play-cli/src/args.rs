@@ -349,21 +349,7 @@ fn game_command(info: &'static GameInfo, top_level: bool) -> clap::Command {
     let examples: Vec<String> = info
         .examples
         .iter()
-        .map(|e| {
-            let mut words = vec![format!("perfect-play {}", info.name)];
-            words.extend(e.params.iter().map(|(k, v)| {
-                let flag = format!("--{}", k.replace('_', "-"));
-                if v == &"true" {
-                    flag
-                } else {
-                    format!("{flag} {v}")
-                }
-            }));
-            if !e.position.is_empty() {
-                words.push(e.position.to_string());
-            }
-            format!("  {}", words.join(" "))
-        })
+        .map(|e| format!("  perfect-play {} {}", info.name, e.words().join(" ")))
         .collect();
     command = command.after_help(format!("Examples:\n{}", examples.join("\n")));
     for param in info.params {
@@ -487,8 +473,23 @@ impl BoardCommand {
     }
 }
 
-/// The games with a command of their own (their answer has its own fields).
-pub(crate) const OWN_COMMANDS: [&str; 2] = ["tic-tac-toe", "connect-four"];
+/// The engine games with a command of their own (their answer has its own fields), and
+/// whether that command answers from a database (`--db`).
+const OWN_COMMANDS: [(&str, bool); 2] = [("tic-tac-toe", false), ("connect-four", true)];
+
+/// Whether an engine game has a command of its own instead of the board games' common one.
+pub(crate) fn has_own_command(name: &str) -> bool {
+    OWN_COMMANDS.iter().any(|(own, _)| *own == name)
+}
+
+/// Whether the game's command can answer from a database: the board games' common command
+/// and Connect Four's can, tic-tac-toe's (solved at once) cannot.
+pub(crate) fn reads_databases(name: &str) -> bool {
+    OWN_COMMANDS
+        .iter()
+        .find(|(own, _)| *own == name)
+        .is_none_or(|(_, db)| *db)
+}
 
 impl FromArgMatches for BoardCommand {
     fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
@@ -509,7 +510,7 @@ impl FromArgMatches for BoardCommand {
 
 impl Subcommand for BoardCommand {
     fn augment_subcommands(mut command: clap::Command) -> clap::Command {
-        for info in registry::engine_games().filter(|g| !OWN_COMMANDS.contains(&g.name)) {
+        for info in registry::engine_games().filter(|g| !has_own_command(g.name)) {
             command = command.subcommand(game_command(info, true));
         }
         command
@@ -519,7 +520,7 @@ impl Subcommand for BoardCommand {
     }
     fn has_subcommand(name: &str) -> bool {
         registry::engine_games()
-            .filter(|g| !OWN_COMMANDS.contains(&g.name))
+            .filter(|g| !has_own_command(g.name))
             .any(|g| g.is_called(name))
     }
 }

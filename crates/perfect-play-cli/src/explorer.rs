@@ -94,6 +94,12 @@ impl ServedDatabase {
                     header.game, header.variant
                 )
             })?;
+        if !crate::args::reads_databases(game.name) {
+            return Err(format!(
+                "{shown} holds {}, which is answered by solving at once, not from a database",
+                game.name
+            ));
+        }
         if engine.index_count() != header.indices {
             return Err(format!(
                 "{shown} holds {} {} with {} indices, not the {} this build numbers: solve it again",
@@ -120,26 +126,24 @@ pub fn catalogue(databases: &[ServedDatabase]) -> Value {
     let games: Vec<Value> = registry::GAMES
         .iter()
         .map(|g| {
+            let query = |position: &str, params: &mut dyn Iterator<Item = (&str, &str)>| {
+                let mut query = Map::new();
+                query.insert("position".into(), json!(position));
+                for (k, v) in params {
+                    query.insert(k.into(), json!(v));
+                }
+                Value::Object(query)
+            };
             let mut examples: Vec<Value> = databases
                 .iter()
                 .filter(|d| d.game.name == g.name)
-                .map(|d| {
-                    let mut query = Map::new();
-                    query.insert("position".into(), json!(""));
-                    for (k, v) in &d.params {
-                        query.insert((*k).into(), json!(v));
-                    }
-                    Value::Object(query)
-                })
+                .map(|d| query("", &mut d.params.iter().map(|(k, v)| (*k, v.as_str()))))
                 .collect();
-            examples.extend(g.examples.iter().map(|e| {
-                let mut query = Map::new();
-                query.insert("position".into(), json!(e.position));
-                for (k, v) in e.params {
-                    query.insert((*k).into(), json!(v));
-                }
-                Value::Object(query)
-            }));
+            examples.extend(
+                g.examples
+                    .iter()
+                    .map(|e| query(e.position, &mut e.params.iter().copied())),
+            );
             json!({
                 "name": g.name,
                 "title": g.title,
@@ -237,8 +241,7 @@ impl Explorer {
             }
             given.insert(name.clone(), json!(value));
         }
-        let mut answer = if spec.engine.is_some() && !crate::args::OWN_COMMANDS.contains(&spec.name)
-        {
+        let mut answer = if spec.engine.is_some() && !crate::args::has_own_command(spec.name) {
             self.engine_answer(spec, &checked, &position)?
         } else {
             let mut args: Vec<String> = vec!["perfect-play".into(), spec.name.into()];

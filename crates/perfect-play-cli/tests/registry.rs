@@ -13,12 +13,7 @@ use std::path::Path;
 fn example_query(info: &registry::GameInfo) -> Vec<(String, String)> {
     let example = info.examples[0];
     let mut query = vec![("position".to_string(), example.position.to_string())];
-    query.extend(
-        example
-            .params
-            .iter()
-            .map(|(k, v)| ((*k).to_string(), (*v).to_string())),
-    );
+    query.extend(example.given());
     query
 }
 
@@ -98,17 +93,7 @@ fn every_game_answers_its_examples_in_the_api_and_is_in_the_catalogue() {
 fn every_game_can_be_played_in_the_terminal() {
     for info in GAMES {
         let mut args = vec!["play".to_string(), info.name.to_string()];
-        let example = info.examples[0];
-        for (k, v) in example.params {
-            let flag = format!("--{}", k.replace('_', "-"));
-            if *v == "true" {
-                args.push(flag);
-            } else {
-                args.extend([flag, (*v).to_string()]);
-            }
-        }
-        args.push("--".into());
-        args.extend(example.position.split_whitespace().map(str::to_string));
+        args.extend(info.examples[0].words());
         let words: Vec<&str> = args.iter().map(String::as_str).collect();
         let out = run_with_input(&words, Some("hint\nquit\n"));
         let text = String::from_utf8_lossy(&out.stdout);
@@ -227,6 +212,13 @@ fn a_served_database_answers_its_variant() {
     std::fs::write(&bogus, b"not a database").unwrap();
     let refused = ServedDatabase::open(&bogus).err().unwrap();
     assert!(refused.contains("bogus.ppdb"), "{refused}");
+    // Tic-tac-toe's own command solves at once and reads no database: refused up front
+    // (it was accepted, and then every answer failed on --db).
+    let ttt = dir.join("ttt.ppdb");
+    let solved = run(&["solve", "tic-tac-toe", "--db", ttt.to_str().unwrap()]);
+    assert!(solved.status.success(), "{solved:?}");
+    let refused = ServedDatabase::open(&ttt).err().unwrap();
+    assert!(refused.contains("tic-tac-toe"), "{refused}");
     let out = run(&["serve", "--port", "0", "--db", bogus.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).unwrap();

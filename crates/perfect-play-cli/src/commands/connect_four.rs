@@ -71,6 +71,7 @@ pub fn run(args: &ConnectFourArgs, budget: Budget, quiet: bool) -> Result<Output
             })
         })
         .collect();
+    let winning = read.winning_moves();
     let mut json = json!({
         "game": "connect-four",
         "width": args.width,
@@ -83,8 +84,8 @@ pub fn run(args: &ConnectFourArgs, budget: Budget, quiet: bool) -> Result<Output
         "remoteness": remoteness,
         "moves": moves_json,
         "moves_complete": true,
-        "winning_moves": read.winning_moves(),
-        "winning_moves_total": read.winning_moves().len(),
+        "winning_moves_total": winning.len(),
+        "winning_moves": winning,
         "best_line": read.best_line,
         "positions": positions,
         "indices": game.index_count(),

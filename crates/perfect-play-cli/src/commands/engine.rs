@@ -345,6 +345,7 @@ pub(crate) fn query_in_memory(
 pub(crate) fn answer_output(read: &PositionAnswer, from_database: bool) -> Output {
     let outcome = read.outcome;
     let first = read.first_to_move;
+    let winning = read.winning_moves();
     let json = json!({
         "game": read.game,
         "variant": read.variant,
@@ -354,8 +355,8 @@ pub(crate) fn answer_output(read: &PositionAnswer, from_database: bool) -> Outpu
         "remoteness": read.remoteness,
         "moves": read.moves,
         "moves_complete": true,
-        "winning_moves": read.winning_moves(),
-        "winning_moves_total": read.winning_moves().len(),
+        "winning_moves_total": winning.len(),
+        "winning_moves": winning,
         "best_line": read.best_line,
         "position": read.position,
         "from_database": from_database,

@@ -6,33 +6,15 @@ use crate::Io;
 use crate::args::Cli;
 use crate::output::Output;
 use clap::Parser;
-use perfect_play::registry::{self, GameInfo};
+use perfect_play::registry;
 use serde_json::{Map, json};
-
-/// The command line of a game's first example: `["tic-tac-toe"]`, `["nim", "3", "4", "5"]`,
-/// `["teeko", "--size", "4", "--pieces", "3"]`.
-pub fn example_words(info: &GameInfo) -> Vec<String> {
-    let mut words = vec![info.name.to_string()];
-    let Some(example) = info.examples.first() else {
-        return words;
-    };
-    for (name, value) in example.params {
-        let flag = format!("--{}", name.replace('_', "-"));
-        if *value == "true" {
-            words.push(flag);
-        } else {
-            words.extend([flag, (*value).to_string()]);
-        }
-    }
-    words.extend(example.position.split_whitespace().map(str::to_string));
-    words
-}
 
 pub fn run(budget: Budget) -> Result<Output, CommandError> {
     let mut text = String::new();
     let mut json = Map::new();
     for info in registry::GAMES {
-        let words = example_words(info);
+        let mut words = vec![info.name.to_string()];
+        words.extend(info.examples.first().map(|e| e.words()).unwrap_or_default());
         let command = format!("perfect-play {}", words.join(" "));
         let cli = Cli::try_parse_from(std::iter::once("perfect-play".to_string()).chain(words))
             .map_err(|e| format!("the tour's example {command} does not parse: {e}"))?;

@@ -132,6 +132,38 @@ pub struct Example {
     pub params: &'static [(&'static str, &'static str)],
 }
 
+impl Example {
+    /// Its parameters as (name, text) pairs, as [`GameInfo::params_from`] takes them.
+    #[must_use]
+    pub fn given(&self) -> Vec<(String, String)> {
+        self.params
+            .iter()
+            .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
+            .collect()
+    }
+
+    /// Its command-line words after the game's command: the flags (`--size 4`, a boolean
+    /// `--misere` alone), then the position's words (after `--` when one starts with a dash,
+    /// a negative pile, so that it is not read as a flag).
+    #[must_use]
+    pub fn words(&self) -> Vec<String> {
+        let mut words = Vec::new();
+        for (name, value) in self.params {
+            let flag = format!("--{}", name.replace('_', "-"));
+            if *value == "true" {
+                words.push(flag);
+            } else {
+                words.extend([flag, (*value).to_string()]);
+            }
+        }
+        if self.position.split_whitespace().any(|w| w.starts_with('-')) {
+            words.push("--".into());
+        }
+        words.extend(self.position.split_whitespace().map(str::to_string));
+        words
+    }
+}
+
 /// Builds an engine game from its parameters.
 pub type EngineBuilder = fn(&Params) -> Result<Box<dyn EngineGame>, RegistryError>;
 
@@ -870,12 +902,7 @@ mod tests {
     fn every_engine_example_answers() {
         for info in engine_games() {
             for example in info.examples {
-                let given: Vec<(String, String)> = example
-                    .params
-                    .iter()
-                    .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
-                    .collect();
-                let params = info.params_from(&given).unwrap();
+                let params = info.params_from(&example.given()).unwrap();
                 let game = info.build(&params).unwrap().unwrap();
                 assert_eq!(game.name(), info.name);
                 if game.index_count() > 30_000_000 {
@@ -909,12 +936,8 @@ mod tests {
         fn written_positions_read_back(text in "[xoXO.LlCcEeGgHh/:*1-9-]{0,40}") {
             for info in engine_games() {
                 for example in info.examples {
-                    let given: Vec<(String, String)> = example
-                        .params
-                        .iter()
-                        .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
-                        .collect();
-                    let game = info.build(&info.params_from(&given).unwrap()).unwrap().unwrap();
+                    let params = info.params_from(&example.given()).unwrap();
+                    let game = info.build(&params).unwrap().unwrap();
                     if let Ok(Some(written)) = game.notation_of(&text) {
                         proptest::prop_assert_eq!(
                             game.notation_of(&written).unwrap(),
