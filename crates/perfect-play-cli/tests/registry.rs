@@ -221,5 +221,17 @@ fn a_served_database_answers_its_variant() {
     assert!(refused.contains("tic-tac-toe"), "{refused}");
     let out = run(&["serve", "--port", "0", "--db", bogus.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
+    // The same game and variant twice: which one answers would be a guess.
+    let twice = run(&[
+        "serve",
+        "--port",
+        "0",
+        "--db",
+        path.to_str().unwrap(),
+        "--db",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(twice.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&twice.stderr).contains("both hold dodgem 4x4"));
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -16,6 +16,20 @@ pub fn run(args: &ServeArgs, io: &mut Io<'_>) -> Result<(), CommandError> {
         .iter()
         .map(|path| ServedDatabase::open(path))
         .collect::<Result<Vec<_>, String>>()?;
+    for (i, d) in databases.iter().enumerate() {
+        if let Some(twin) = databases[..i]
+            .iter()
+            .find(|e| e.game.name == d.game.name && e.engine.variant() == d.engine.variant())
+        {
+            return Err(format!(
+                "{} and {} both hold {}: give one database per game and variant",
+                twin.path.display(),
+                d.path.display(),
+                d.engine.title()
+            )
+            .into());
+        }
+    }
     let oracle = Arc::new(Explorer {
         budget_seconds: args.budget,
         small_limits: false,

@@ -54,32 +54,6 @@ pub trait BoardGame: IndexedGame + Send + Sync {
     fn notation(&self, position: &Self::Position) -> Option<String>;
     /// The position drawn as text, rows and coordinates included.
     fn picture(&self, position: &Self::Position) -> String;
-    /// The position reached by playing `moves` (names as [`BoardGame::move_name`] gives them)
-    /// from the start: how games without a position notation name positions.
-    ///
-    /// # Errors
-    /// A move that is not legal where it is played.
-    fn play_names(&self, moves: &[String]) -> Result<Self::Position, NotationError> {
-        let mut here = self.start();
-        for name in moves {
-            let mv = self
-                .moves(&here)
-                .into_iter()
-                .find(|m| self.move_name(m).to_string().eq_ignore_ascii_case(name))
-                .ok_or_else(|| {
-                    NotationError::Rule(format!("{name:?} is not a legal move there"))
-                })?;
-            match self.play(&here, &mv) {
-                Transition::Continue { position, .. } => here = position,
-                Transition::End(_) => {
-                    return Err(NotationError::Rule(format!(
-                        "the game is over after {name}"
-                    )));
-                }
-            }
-        }
-        Ok(here)
-    }
 }
 
 /// One move of a position read from a solved table.

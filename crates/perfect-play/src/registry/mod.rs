@@ -303,17 +303,6 @@ impl Params {
     pub fn integer(&self, name: &str) -> Option<u64> {
         self.text(name).and_then(|v| v.parse().ok())
     }
-
-    /// A boolean parameter: false when not given.
-    #[must_use]
-    pub fn flag(&self, name: &str) -> bool {
-        self.text(name) == Some("true")
-    }
-
-    /// Every parameter with a value, in the order given, then the defaults.
-    pub fn iter(&self) -> impl Iterator<Item = (&'static str, &str)> {
-        self.values.iter().map(|(n, v)| (*n, v.as_str()))
-    }
 }
 
 /// Why a game or its parameters are not accepted.
