@@ -1,8 +1,7 @@
 //! Rendering shared by every subcommand: one text block for a person or one JSON object.
 
+use perfect_play::registry::Side;
 use perfect_play::{Analysis, Outcome, Value};
-use serde::Serialize;
-use serde_json::json;
 use std::fmt::Display;
 
 /// What a command produced, in both renderings; `main` prints the one asked for.
@@ -11,41 +10,23 @@ pub struct Output {
     pub json: serde_json::Value,
 }
 
-/// A move and what it is worth to its maker, as JSON.
-pub fn move_json<M: Serialize>(mv: &M, value: Value) -> serde_json::Value {
-    json!({
-        "move": mv,
-        "outcome": value.outcome(),
-        "remoteness": value.remoteness,
-    })
-}
-
-/// A move in a heap game, the one shape every heap family uses: from heap `heap` (0-based,
-/// shown 1-based) take `take`, leaving `leaves` (the non-empty heaps left in its place).
-pub fn heap_move<T: Serialize>(heap: usize, take: u64, leaves: Vec<T>) -> serde_json::Value {
-    json!({"heap": heap + 1, "take": take, "leaves": leaves})
-}
-
-/// The JSON fields every position solved by the generic solver shares (the contract in
-/// README.md and the schemas).
-pub fn analysis_json<M: Serialize + Clone>(
-    analysis: &Analysis<M>,
-    states: usize,
-) -> serde_json::Value {
-    let winning = analysis.winning_moves();
-    json!({
-        "outcome": analysis.value.outcome(),
-        "first_player_wins": analysis.value.outcome() == Outcome::Win,
-        "remoteness": analysis.value.remoteness,
-        "moves": analysis.moves.iter().map(|m| move_json(&m.mv, m.value)).collect::<Vec<_>>(),
-        "moves_complete": true,
-        "winning_moves_total": winning.len(),
-        "winning_moves": winning,
-        "optimal_moves": analysis.optimal_moves(),
-        "best_line": analysis.best_line,
-        "states": states,
-        "method": "search",
-    })
+/// The one sentence every result is told in: who is to move (with their mark or letter when
+/// the game has one), the outcome for them, in how many moves when known, and the margin where
+/// the game has one. "The first player (x) to move ties in 9 moves."
+pub fn result_sentence(
+    side: Side,
+    label: Option<&str>,
+    outcome: Outcome,
+    remoteness: Option<u64>,
+    margin: Option<&str>,
+) -> String {
+    let label = label.map_or_else(String::new, |l| format!(" ({l})"));
+    let margin = margin.map_or_else(String::new, |m| format!(", by {m}"));
+    format!(
+        "The {} player{label} to move {}{margin}.",
+        side.name(),
+        verdict_of(outcome, remoteness)
+    )
 }
 
 /// "wins in 3 moves", "loses in 4 moves", "ties in 9 moves", "has lost: the game is over".
@@ -121,14 +102,4 @@ pub fn value_char(v: impl Into<u32>) -> char {
         36..=61 => char::from(b'a' + (v - 36) as u8),
         _ => '+',
     }
-}
-
-/// A wide integer as JSON: a number while it fits in 64 bits, a decimal string beyond.
-pub fn int_json(v: i128) -> serde_json::Value {
-    i64::try_from(v).map_or_else(|_| json!(v.to_string()), |v| json!(v))
-}
-
-/// A heap of any size as JSON: a number while it fits in 64 bits, a decimal string beyond.
-pub fn big_json(n: &num_bigint::BigUint) -> serde_json::Value {
-    u64::try_from(n).map_or_else(|_| json!(n.to_string()), |v| json!(v))
 }

@@ -20,16 +20,18 @@ fn json_has_the_contract_fields() {
         "winning_moves",
         "moves",
         "best_line",
-        "states",
+        "positions_searched",
     ] {
         assert!(!v[field].is_null(), "missing {field}: {v}");
     }
     assert_eq!(v["outcome"], "win");
     assert_eq!(v["winning_moves"], serde_json::json!([3]));
     assert_eq!(v["moves"].as_array().unwrap().len(), 6);
+    // Best first: the one winning pick, then the losing ones.
     assert_eq!(
-        v["moves"][2],
-        serde_json::json!({"move": 3, "outcome": "win", "remoteness": 3})
+        v["moves"][0],
+        serde_json::json!({"move": 3, "outcome": "win", "remoteness": 3, "ends_game": false,
+            "position": "7", "pool": [1, 2, 4, 5, 6]})
     );
 }
 
@@ -94,7 +96,7 @@ fn batch_with_a_bad_line_exits_2() {
 fn text_explains_the_winning_pick() {
     let text = String::from_utf8(run(&["can-i-win", "6", "10"]).stdout).unwrap();
     assert!(
-        text.contains("The first player wins by picking 3"),
+        text.contains("The first player to move wins in 3 moves.\nPicking 3 leaves 7 to reach"),
         "{text}"
     );
 }

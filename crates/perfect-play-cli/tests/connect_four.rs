@@ -17,7 +17,7 @@ fn four_by_four_is_a_tie_as_in_tromps_table() {
     assert_eq!(v["moves"].as_array().unwrap().len(), 4);
     assert_eq!(v["best_line"].as_array().unwrap().len(), 16);
     // 147,319 boards without a line; the engine solves one of each mirror pair.
-    assert_eq!(v["positions"], 73_693);
+    assert_eq!(v["positions_in_table"], 73_693);
 }
 
 #[test]
@@ -32,7 +32,8 @@ fn a_position_after_some_moves_lists_every_column_best_first() {
     assert_eq!(v["winning_moves"], json!([4]));
     assert_eq!(
         v["moves"][0],
-        json!({"move": 4, "outcome": "win", "remoteness": 3})
+        json!({"move": 4, "outcome": "win", "remoteness": 3, "ends_game": false,
+            "position": "22334"})
     );
     assert_eq!(v["moves"].as_array().unwrap().len(), 5);
     assert_eq!(v["best_line"].as_array().unwrap().len(), 3);
@@ -89,7 +90,13 @@ fn a_database_is_written_once_then_read_without_solving() {
     let second = json(&args);
     assert_eq!(second["database"]["loaded"], true);
     assert_eq!(second["passes"], 0, "read, not solved");
-    for field in ["outcome", "remoteness", "moves", "best_line", "positions"] {
+    for field in [
+        "outcome",
+        "remoteness",
+        "moves",
+        "best_line",
+        "positions_in_table",
+    ] {
         assert_eq!(first[field], second[field], "{field}");
     }
     // The same file for another board is refused, not misread.
@@ -169,7 +176,7 @@ fn a_killed_solve_resumes_and_writes_the_same_database() {
         ]);
         assert_eq!(resumed["database"]["resumed"], true);
         let already = resumed["database"]["already_solved"].as_u64().unwrap();
-        assert!(already > 0 && already < resumed["positions"].as_u64().unwrap());
+        assert!(already > 0 && already < resumed["positions_in_table"].as_u64().unwrap());
         assert_eq!(std::fs::read(&db).unwrap(), expected, "the same database");
         assert!(
             !partial.exists(),

@@ -12,14 +12,14 @@ fn tic_tac_toe_is_a_tie_in_nine_over_5478_positions() {
         (&v["outcome"], &v["remoteness"]),
         (&json!("tie"), &json!(9))
     );
-    assert_eq!(v["positions"], 5478);
+    assert_eq!(v["positions_reachable"], 5478);
     let sum: u64 = ["wins", "losses", "ties", "draws"]
         .iter()
         .map(|k| v[k].as_u64().unwrap())
         .sum();
     assert_eq!(sum, 5478);
     assert_eq!(v["draws"], 0);
-    assert_eq!(v["resumed"], false);
+    assert_eq!(v["database"], json!(null));
 }
 
 #[test]
@@ -87,8 +87,9 @@ fn connect_four_solved_into_a_database_then_queried_from_it() {
     ]);
     // ../shared/reference/solved_games.md (Tromp): 5 x 4 is a draw, a tie here.
     assert_eq!(solved["outcome"], "tie");
-    assert!(solved["bits_per_position"].as_f64().unwrap() < 16.0);
-    assert!(solved["db_bytes"].as_u64().unwrap() > 0);
+    assert!(solved["database"]["bits_per_position"].as_f64().unwrap() < 16.0);
+    assert!(solved["database"]["bytes"].as_u64().unwrap() > 0);
+    assert_eq!(solved["database"]["loaded"], false);
     let again = json(&[
         "solve",
         "connect-four",
@@ -100,7 +101,15 @@ fn connect_four_solved_into_a_database_then_queried_from_it() {
         db_arg,
     ]);
     assert_eq!(again["passes"], 0, "read from the database");
-    for field in ["positions", "wins", "losses", "ties", "draws", "outcome"] {
+    assert_eq!(again["database"]["loaded"], true);
+    for field in [
+        "positions_reachable",
+        "wins",
+        "losses",
+        "ties",
+        "draws",
+        "outcome",
+    ] {
         assert_eq!(solved[field], again[field], "{field}");
     }
     let q = json(&[
@@ -114,7 +123,8 @@ fn connect_four_solved_into_a_database_then_queried_from_it() {
         "--db",
         db_arg,
     ]);
-    assert_eq!(q["from_database"], true);
+    assert_eq!(q["database"]["loaded"], true);
+    assert_eq!(q["position"], "2233");
     assert_eq!(q["winning_moves"], json!([4]));
     let in_memory = json(&[
         "query",
@@ -126,7 +136,7 @@ fn connect_four_solved_into_a_database_then_queried_from_it() {
         "2233",
     ]);
     assert_eq!(q["moves"], in_memory["moves"]);
-    assert_eq!(q["from_database"], true);
+    assert_eq!(in_memory["database"], json!(null));
     std::fs::remove_file(&db).unwrap();
 }
 
@@ -155,7 +165,7 @@ fn dodgem_three_by_three_is_a_first_player_win() {
         (&json!("win"), &json!(true))
     );
     assert_eq!(v["remoteness"], 19);
-    assert_eq!(v["positions"], 1873);
+    assert_eq!(v["positions_reachable"], 1873);
     let q = json(&["query", "dodgem", "x../x../.oo"]);
     assert_eq!(q["winning_moves"], json!(["a3R"]));
     assert_eq!(q["best_line"].as_array().unwrap().len(), 19);
@@ -190,7 +200,7 @@ fn quixo_three_by_three_is_a_first_player_win_in_seven() {
         (&v["outcome"], &v["remoteness"]),
         (&json!("win"), &json!(7))
     );
-    assert_eq!(v["positions"], 20_257);
+    assert_eq!(v["positions_reachable"], 20_257);
     let q = json(&["query", "quixo", "xx./oo./...:x"]);
     assert_eq!(q["remoteness"], 1);
     assert!(

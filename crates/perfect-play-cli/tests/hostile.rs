@@ -120,7 +120,7 @@ fn nim_past_search_uses_bouton_with_closed_form_remoteness() {
     assert_eq!(v["method"], "bouton-rule");
     assert_eq!(v["outcome"], "loss");
     assert_eq!(v["remoteness"], 2000);
-    assert_eq!(v["states"], 0);
+    assert_eq!(v["positions_searched"], 0);
     let v = json(&["nim", "1500", "1400"]);
     assert_eq!(v["remoteness"], 2801);
     assert_eq!(

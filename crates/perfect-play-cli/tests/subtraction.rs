@@ -132,7 +132,7 @@ fn small_piles_without_a_period_are_answered() {
     let text = String::from_utf8(run(&["subtraction", "--moves", "20,30", "5", "--misere"]).stdout)
         .unwrap();
     assert!(
-        text.contains("A wins: in misère play the player who cannot move has won"),
+        text.contains("The first player (A) to move wins.\nA cannot move (the smallest move takes 20): in misère play the player who cannot move has won"),
         "{text}"
     );
 }

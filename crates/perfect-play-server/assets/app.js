@@ -385,7 +385,7 @@ function renderBoard(spec, a, query, live) {
       break;
     }
     case 'tic-tac-toe': {
-      const cells = (a.board || '.........').split('');
+      const cells = (a.position || '.........').split('');
       board.append(el('div', { class: 'grid', style: 'grid-template-columns: repeat(3, 3rem)' },
         ...cells.map((c, i) => el('button', {
           type: 'button', class: `cell ${c === '.' ? '' : c}`, 'data-square': i + 1,

@@ -30,6 +30,7 @@ pub mod value;
 
 pub mod baseline;
 pub mod big;
+pub mod budget;
 pub mod can_i_win;
 mod durable;
 pub mod engine;

@@ -4,34 +4,16 @@
 
 use super::{Budget, CommandError};
 use crate::args::EngineArgs;
-use crate::output::{Output, verdict_of};
+use crate::output::{Output, result_sentence, verdict_of};
 use crate::progress;
 use perfect_play::Outcome;
+use perfect_play::engine::Progress;
 use perfect_play::engine::{BYTES_PER_POSITION, Checkpoint, Database, Options, Solution, database};
-use perfect_play::registry::{EngineGame, PositionAnswer};
+use perfect_play::registry::answers::engine as answers;
+use perfect_play::registry::{EngineGame, PositionAnswer, QueryError, Side};
 use serde_json::json;
 use std::path::Path;
 use std::time::Instant;
-
-/// Positions the engine solves a second on one core, measured on 5 x 4 (1.4 million): the
-/// estimate shown before a long solve.
-const POSITIONS_PER_SECOND: f64 = 1.4e6;
-
-/// "40 s", "3 min", "5 h", "12 days", "80 years".
-fn rough_duration(seconds: f64) -> String {
-    const UNITS: [(f64, &str); 5] = [
-        (365.25 * 86400.0, "years"),
-        (86400.0, "days"),
-        (3600.0, "h"),
-        (60.0, "min"),
-        (1.0, "s"),
-    ];
-    let (size, name) = UNITS
-        .into_iter()
-        .find(|&(size, _)| seconds >= 2.0 * size)
-        .unwrap_or((1.0, "s"));
-    format!("{:.0} {name}", (seconds / size).max(1.0))
-}
 
 pub fn solve(args: &EngineArgs, budget: Budget, quiet: bool) -> Result<Output, CommandError> {
     if let Some(p) = &args.game.position {
@@ -70,29 +52,7 @@ pub(super) fn refuse_if_too_large(
     limit: u64,
     budget: Budget,
 ) -> Result<(), CommandError> {
-    budget.check_time(
-        || {
-            format!(
-                "solving {} ({} positions)",
-                game.title(),
-                game.index_count()
-            )
-        },
-        game.index_count() as f64 / POSITIONS_PER_SECOND,
-    )?;
-    let needed = game.solve_bytes(&Options::default());
-    if needed > limit {
-        return Err(format!(
-            "{} has {} positions to solve, {} at {BYTES_PER_POSITION} bytes each and the largest tier's working table (about {} on one core), above the memory limit of {}; raise --memory-limit or choose a smaller variant",
-            game.title(),
-            game.index_count(),
-            perfect_play::parse::human_size(needed),
-            rough_duration(game.index_count() as f64 / POSITIONS_PER_SECOND),
-            perfect_play::parse::human_size(limit),
-        )
-        .into());
-    }
-    Ok(())
+    Ok(answers::refuse_if_too_large(game, limit, &budget)?)
 }
 
 /// An existing database for this game and variant, opened; another game's is refused.
@@ -184,22 +144,10 @@ pub(super) fn solve_with_bar(
     checkpoint: Option<&mut Checkpoint>,
     quiet: bool,
 ) -> Result<Solution, CommandError> {
-    let bar = progress::positions_bar(quiet);
-    bar.set_length(game.index_count());
-    let tiers = game.tier_count();
-    let solution = game.solve(options, checkpoint, &|p| {
-        bar.set_position(p.indices_solved);
-        // Within a tier (Dobutsu shogi is one) the bar stands still: say how far it is.
-        bar.set_message(format!(
-            "tier {} of {tiers} (solved from the last), round {}, step {}, {} positions decided",
-            tiers - p.tier,
-            p.round,
-            p.pass,
-            p.decided
-        ));
-    })?;
-    bar.finish_and_clear();
-    Ok(solution)
+    with_bar(game, quiet, |progress| {
+        game.solve(options, checkpoint, progress)
+            .map_err(QueryError::bad)
+    })
 }
 
 fn solve_game(
@@ -213,17 +161,17 @@ fn solve_game(
     refuse_if_too_large(game, options.memory_limit, budget)?;
     let clock = Instant::now();
     let existing = args.db.as_ref().filter(|p| p.exists());
-    let (solution, db_bytes) = match (&args.db, existing) {
+    let (solution, db_bytes, loaded) = match (&args.db, existing) {
         (_, Some(path)) => {
             let mut db = open_database(game, path)?;
             let records = db.all_records()?;
-            (Solution::from_records(records), Some(db.bytes))
+            (Solution::from_records(records), Some(db.bytes), true)
         }
         (Some(path), None) => {
             let (solution, bytes) = solve_into_database(game, path, &options, quiet)?;
-            (solution, Some(bytes))
+            (solution, Some(bytes), false)
         }
-        (None, _) => (solve_with_bar(game, &options, None, quiet)?, None),
+        (None, _) => (solve_with_bar(game, &options, None, quiet)?, None, false),
     };
     let seconds = clock.elapsed().as_secs_f64();
     let root = game
@@ -238,25 +186,24 @@ fn solve_game(
         "outcome": outcome,
         "first_player_wins": first_player_wins(outcome),
         "remoteness": root.remoteness(),
-        "positions": counts.positions,
+        "positions_reachable": counts.positions,
         "wins": counts.wins,
         "losses": counts.losses,
         "draws": counts.draws,
         "ties": counts.ties,
         "seconds": seconds,
-        "resumed": solution.resumed,
-        "already_solved": solution.already_solved,
+        "database": null,
         "indices": game.index_count(),
         "positions_in_table": solution.positions,
         "passes": solution.passes,
         "bytes_per_position": BYTES_PER_POSITION,
         "symmetric": options.symmetries && game.has_symmetries(),
     });
+    let side = if first { Side::First } else { Side::Second };
     let mut text = format!(
-        "{}: the {} player, to move at the start, {} with perfect play.\n{} reachable positions: {} wins, {} losses, {} ties, {} draws for the player to move ({} positions in the table, {:.2} s{}).\n",
+        "{}, from the start.\n{}\n{} reachable positions: {} wins, {} losses, {} ties, {} draws for the player to move ({} positions in the table, {:.2} s{}).\n",
         game.title(),
-        if first { "first" } else { "second" },
-        verdict_of(outcome, root.remoteness().map(u64::from)),
+        result_sentence(side, None, outcome, root.remoteness().map(u64::from), None),
         counts.positions,
         counts.wins,
         counts.losses,
@@ -272,16 +219,48 @@ fn solve_game(
     );
     if let (Some(bytes), Some(path)) = (db_bytes, &args.db) {
         let bits = bytes as f64 * 8.0 / solution.positions.max(1) as f64;
-        json["db_bytes"] = json!(bytes);
-        json["bits_per_position"] = json!(bits);
-        json["bits_per_reachable_position"] =
+        let mut database = database_json(
+            path,
+            bytes,
+            solution.positions,
+            loaded,
+            solution.resumed,
+            solution.already_solved,
+        );
+        database["bits_per_reachable_position"] =
             json!(bytes as f64 * 8.0 / counts.positions.max(1) as f64);
+        json["database"] = database;
         text.push_str(&format!(
             "Database {}: {bytes} bytes, {bits:.2} bits a position.\n",
             path.display()
         ));
     }
     Ok(Output { text, json })
+}
+
+/// The one `database` object of every answer read from or written to a database: where the
+/// table is, its size on disk, and how this run used it.
+pub(crate) fn database_json(
+    path: &std::path::Path,
+    bytes: u64,
+    positions_in_table: u64,
+    loaded: bool,
+    resumed: bool,
+    already_solved: u64,
+) -> serde_json::Value {
+    let bits = if positions_in_table == 0 {
+        0.0
+    } else {
+        bytes as f64 * 8.0 / positions_in_table as f64
+    };
+    json!({
+        "path": path.display().to_string(),
+        "bytes": bytes,
+        "bits_per_position": bits,
+        "loaded": loaded,
+        "resumed": resumed,
+        "already_solved": already_solved,
+    })
 }
 
 /// The vocabulary's `first_player_wins`: the player to move wins (`to_move` says which
@@ -301,10 +280,9 @@ fn query_game(
     match &args.db {
         Some(path) if path.exists() => {
             let mut db = open_database(game, path)?;
-            Ok(answer_output(
-                &read_database(game, &mut db, position)?,
-                true,
-            ))
+            let read = read_database(game, &mut db, position)?;
+            let database = database_json(path, db.bytes, db.header.positions, true, false, 0);
+            Ok(answer_output(&read, Some(database)))
         }
         Some(path) => Err(format!(
             "{} does not exist: make it with perfect-play solve {} ... --db {}",
@@ -326,42 +304,42 @@ pub(crate) fn query_in_memory(
     budget: Budget,
     quiet: bool,
 ) -> Result<Output, CommandError> {
-    // A position that does not parse is refused before any solve.
-    game.check_position(position)?;
-    let options = Options {
-        memory_limit: budget.memory(2 << 30),
-        threads: usize::from(threads),
-        ..Options::default()
-    };
-    refuse_if_too_large(game, options.memory_limit, budget)?;
-    let solution = solve_with_bar(game, &options, None, quiet)?;
-    Ok(answer_output(
-        &game.answer(position, &mut |i| solution.record(i))?,
-        false,
-    ))
+    let (read, _) = with_bar(game, quiet, |progress| {
+        answers::in_memory(game, position, usize::from(threads), &budget, progress)
+    })?;
+    Ok(answer_output(&read, None))
 }
 
-/// The `query` output of an answer: the JSON object and the text.
-pub(crate) fn answer_output(read: &PositionAnswer, from_database: bool) -> Output {
-    let outcome = read.outcome;
-    let first = read.first_to_move;
-    let winning = read.winning_moves();
-    let json = json!({
-        "game": read.game,
-        "variant": read.variant,
-        "to_move": if first { "first" } else { "second" },
-        "outcome": outcome,
-        "first_player_wins": first_player_wins(outcome),
-        "remoteness": read.remoteness,
-        "moves": read.moves,
-        "moves_complete": true,
-        "winning_moves_total": winning.len(),
-        "winning_moves": winning,
-        "best_line": read.best_line,
-        "position": read.position,
-        "from_database": from_database,
-        "method": "engine",
+/// Run `work` with a bar on stderr fed by the engine's progress (positions in finished tiers,
+/// their rate, the time left).
+pub(super) fn with_bar<T>(
+    game: &dyn EngineGame,
+    quiet: bool,
+    work: impl FnOnce(&(dyn Fn(&Progress) + Sync)) -> Result<T, QueryError>,
+) -> Result<T, CommandError> {
+    let bar = progress::positions_bar(quiet);
+    bar.set_length(game.index_count());
+    let tiers = game.tier_count();
+    let result = work(&|p: &Progress| {
+        bar.set_position(p.indices_solved);
+        // Within a tier (Dobutsu shogi is one) the bar stands still: say how far it is.
+        bar.set_message(format!(
+            "tier {} of {tiers} (solved from the last), round {}, step {}, {} positions decided",
+            tiers - p.tier,
+            p.round,
+            p.pass,
+            p.decided
+        ));
     });
+    bar.finish_and_clear();
+    Ok(result?)
+}
+
+/// The `query` output of an answer: the JSON object and the text; `database` is the
+/// database object when the answer was read from one.
+pub(crate) fn answer_output(read: &PositionAnswer, database: Option<serde_json::Value>) -> Output {
+    let outcome = read.outcome;
+    let json = answers::answer_of(read, database).to_json();
     let title = if read.variant.is_empty() {
         read.game.to_string()
     } else {
@@ -369,11 +347,14 @@ pub(crate) fn answer_output(read: &PositionAnswer, from_database: bool) -> Outpu
     };
     let mut text = format!("{title}:\n");
     text.push_str(&read.picture);
-    text.push_str(&format!(
-        "The {} player to move {} with perfect play.\n",
-        if first { "first" } else { "second" },
-        verdict_of(outcome, read.remoteness.map(u64::from))
+    text.push_str(&result_sentence(
+        Side::of(read.first_to_move),
+        None,
+        outcome,
+        read.remoteness.map(u64::from),
+        None,
     ));
+    text.push('\n');
     for m in &read.moves {
         text.push_str(&format!(
             "  move {}: {}\n",

@@ -2,41 +2,20 @@
 
 use super::{Budget, CommandError};
 use crate::args::{SumArgs, ValuesArgs};
-use crate::output::{Output, big_json};
+use crate::output::{self, Output};
 use crate::progress;
 use crate::{Io, WriteFailed};
-use perfect_play::Outcome;
-use perfect_play::impartial::{
-    self, Component, ComponentMove, HeapGame, Limits, Values, analyse_misere,
-    analyse_sum_with_progress,
-};
+use perfect_play::impartial::{ComponentMove, HeapGame, Limits, Values};
+use perfect_play::registry::Side;
+use perfect_play::registry::answers::sum::{self, BYTES_PER_HEAP};
 use serde::Serialize;
-use serde_json::json;
 use std::io::Write;
-
-/// Bytes a heap costs at the peak: four for the table's values; for a take-and-break code two
-/// more for its own and two for the second thread's copy. Measured peak resident memory over
-/// heaps 0 to 2^22: 6.9 bytes a heap for Grundy's game, 8.8 for 0.6, 7.7 for squares (to
-/// 10^6), the output written as it is rendered.
-const BYTES_PER_HEAP: u64 = 10;
 
 /// Values printed in text, per line.
 const PER_LINE: usize = 20;
 
-/// Time a heap's value costs at worst, measured on Grundy's game to 10^6 (3.4 s).
-const SECONDS_PER_VALUE: f64 = 3.5e-6;
-
 fn limits(budget: Budget) -> Limits {
-    let defaults = Limits::default();
-    let memory = budget.memory(2 << 30);
-    Limits {
-        max_values: budget.limit_by_time(
-            (memory / BYTES_PER_HEAP).min(defaults.max_values),
-            SECONDS_PER_VALUE,
-        ),
-        max_work: budget.cap(defaults.max_work, 2_000_000),
-        max_misere_states: budget.cap(defaults.max_misere_states, 2_000),
-    }
+    sum::limits(&budget)
 }
 
 /// `values`: written as it is rendered, not built first (16.8 million values make a JSON
@@ -160,48 +139,35 @@ fn describe_period(table: &Values, upto: u64) -> String {
 }
 
 pub fn sum(args: &SumArgs, budget: Budget, quiet: bool) -> Result<Output, CommandError> {
-    let components = args
-        .components
-        .iter()
-        .flat_map(|c| c.split_whitespace())
-        .map(str::parse::<Component>)
-        .collect::<Result<Vec<_>, _>>()?;
-    if components.is_empty() {
-        return Err(impartial::ImpartialError::Empty.into());
-    }
+    let components = sum::parse_components(&args.components.join(" "))?;
     let limits = limits(budget);
     if args.misere {
         let listed: Vec<String> = components
             .iter()
             .map(|c| format!("{}:{}", c.game, c.heap))
             .collect();
-        return misere(&components, &listed, &limits);
+        let report = sum::misere(&components, &limits)?;
+        let m = &report.analysis;
+        let mut text = format!(
+            "Misère play of {}.\n{}\nPositions searched: {}.\n",
+            listed.join(" + "),
+            output::result_sentence(Side::First, None, m.outcome, None, None),
+            m.states
+        );
+        if !m.winning_moves.is_empty() {
+            let moves: Vec<String> = m.winning_moves.iter().map(describe).collect();
+            text.push_str(&format!("Winning moves: {}\n", moves.join("; ")));
+        }
+        return Ok(Output {
+            text,
+            json: report.answer.to_json(),
+        });
     }
     let bar = progress::bar("grundy values", quiet);
     let update = progress::updater(&bar);
-    let a = analyse_sum_with_progress(&components, &limits, &|d, t| update(d, t)).map_err(
-        |e| -> CommandError {
-            match e {
-                impartial::ImpartialError::HeapTooLarge {
-                    game, heap, limit, ..
-                } if budget
-                    .affordable(SECONDS_PER_VALUE)
-                    .is_some_and(|a| a <= limit.saturating_add(1)) =>
-                {
-                    budget
-                        .stopped_at_cap(format!("the values of {game} up to heap {heap}"))
-                        .into()
-                }
-                e => e.into(),
-            }
-        },
-    )?;
+    let report = sum::normal(&components, &limits, &budget, &|d, t| update(d, t))?;
     bar.finish_and_clear();
-    let outcome = if a.first_player_wins {
-        Outcome::Win
-    } else {
-        Outcome::Loss
-    };
+    let a = &report.analysis;
     let mut text = String::new();
     for (i, (c, v)) in components.iter().zip(&a.values).enumerate() {
         text.push_str(&format!(
@@ -212,9 +178,9 @@ pub fn sum(args: &SumArgs, budget: Budget, quiet: bool) -> Result<Output, Comman
         ));
     }
     text.push_str(&format!(
-        "Nim-sum {}: the player to move {}.\n{}\n",
+        "Nim-sum {}.\n{}\n{}\n",
         a.nim_sum,
-        if a.first_player_wins { "wins" } else { "loses" },
+        output::result_sentence(Side::First, None, report.answer.outcome, None, None),
         a.explanation
     ));
     if a.first_player_wins {
@@ -225,73 +191,12 @@ pub fn sum(args: &SumArgs, budget: Budget, quiet: bool) -> Result<Output, Comman
             moves.join("; ")
         ));
     }
-    let json = json!({
-        "game": "sum",
-        "misere": false,
-        "components": components.iter().zip(&a.values).map(|(c, v)| json!({
-            "game": c.game.to_string(),
-            "heap": big_json(&c.heap),
-            "value": big_json(v),
-        })).collect::<Vec<_>>(),
-        "values": a.values.iter().map(big_json).collect::<Vec<_>>(),
-        "nim_sum": big_json(&a.nim_sum),
-        "outcome": outcome,
-        "first_player_wins": a.first_player_wins,
-        "winning_moves": a.winning_moves.iter().map(move_json).collect::<Vec<_>>(),
-        "winning_moves_total": big_json(&a.winning_moves_total),
-        "explanation": a.explanation,
-        "values_computed": a.values_computed.iter().map(|(g, n)| json!({"game": g, "values": n})).collect::<Vec<_>>(),
-        "method": "sprague-grundy",
-    });
-    Ok(Output { text, json })
-}
-
-fn misere(
-    components: &[Component],
-    listed: &[String],
-    limits: &Limits,
-) -> Result<Output, CommandError> {
-    let m = analyse_misere(components, limits)?;
-    let mut text = format!(
-        "Misère play of {}: the player to move {} ({} positions searched).\n",
-        listed.join(" + "),
-        if m.outcome == Outcome::Win {
-            "wins"
-        } else {
-            "loses"
-        },
-        m.states
-    );
-    if !m.winning_moves.is_empty() {
-        let moves: Vec<String> = m.winning_moves.iter().map(describe).collect();
-        text.push_str(&format!("Winning moves: {}\n", moves.join("; ")));
-    }
-    let json = json!({
-        "game": "sum",
-        "misere": true,
-        "components": components.iter().map(|c| json!({
-            "game": c.game.to_string(),
-            "heap": big_json(&c.heap),
-        })).collect::<Vec<_>>(),
-        "outcome": m.outcome,
-        "first_player_wins": m.outcome == Outcome::Win,
-        "winning_moves": m.winning_moves.iter().map(move_json).collect::<Vec<_>>(),
-        "winning_moves_total": m.winning_moves.len(),
-        "states": m.states,
-        "method": "search",
-    });
-    Ok(Output { text, json })
+    Ok(Output {
+        text,
+        json: report.answer.to_json(),
+    })
 }
 
 fn describe(m: &ComponentMove) -> String {
     format!("in component {}, {}", m.component, m.describe())
-}
-
-fn move_json(m: &ComponentMove) -> serde_json::Value {
-    json!({
-        "component": m.component,
-        "move": m.describe(),
-        "take": big_json(&m.take),
-        "leaves": m.leaves.iter().map(big_json).collect::<Vec<_>>(),
-    })
 }

@@ -3,113 +3,45 @@
 use super::subtraction::parse_heap;
 use super::{Budget, CommandError};
 use crate::args::{OctalArgs, OctalMethodArg};
-use crate::output::{self, Output, big_json};
+use crate::output::{self, Output};
 use crate::progress;
 use num_bigint::BigUint;
 use perfect_play::Outcome;
 use perfect_play::octal::{
-    self, GrundyCheckpoint, GrundySequence, Method, OctalCode, OctalMove, Options, Storage,
+    self, GrundyCheckpoint, GrundySequence, Method, MisereAnalysis, OctalCode, OctalMove,
+    SumAnalysis,
 };
+use perfect_play::registry::Side;
+use perfect_play::registry::answers::octal::{self as answers, Solved};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Set by Ctrl-C during a run with --checkpoint.
 static STOP: AtomicBool = AtomicBool::new(false);
 use serde_json::json;
 
-/// Positions the misère search may visit.
-const MISERE_STATES: usize = 5_000_000;
-
-/// Heaps computed by default: every heap asked about up to this size, and at least the
-/// smallest default, so that a period can be proven.
-const DEFAULT_UPTO: (u64, u64) = (1 << 16, 1 << 20);
-
-/// Heaps computed by default for a hexadecimal code (time cubic in the heap): under 0.1 s here.
-const HEXADECIMAL_UPTO: u64 = 1024;
-
-/// Time a value costs at worst, measured on Grundy's game to 10^6.
-const SECONDS_PER_VALUE: f64 = 3.5e-6;
-
-/// The memory a run may take unless --memory-limit says otherwise.
-const DEFAULT_MEMORY_LIMIT: u64 = 2 << 30;
-
-/// Two bytes a value where they fit the limit (and up to [`octal::MAX_WIDE_UPTO`]), one byte
-/// a value where only that fits; a refusal with both figures where neither does.
-fn storage_within(upto: u64, memory_limit: u64) -> Result<Storage, CommandError> {
-    let wide = octal::table_bytes(upto, Storage::Wide);
-    if upto <= octal::MAX_WIDE_UPTO && wide <= memory_limit {
-        return Ok(Storage::Wide);
-    }
-    let packed = Storage::Packed(octal::Packing::default());
-    let needed = octal::table_bytes(upto, packed);
-    if needed <= memory_limit {
-        return Ok(packed);
-    }
-    Err(format!(
-        "--upto {upto} needs about {} for the values (about a byte a heap; {} with two-byte values), above the memory limit of {}; raise --memory-limit or lower --upto",
-        perfect_play::parse::human_size(needed),
-        perfect_play::parse::human_size(wide),
-        perfect_play::parse::human_size(memory_limit)
-    )
-    .into())
-}
-
 pub fn run(args: &OctalArgs, budget: Budget, quiet: bool) -> Result<Output, CommandError> {
-    let code: OctalCode = if args.code.trim() == "grundy" {
-        OctalCode::grundys_game()
-    } else {
-        args.code
-            .parse()
-            .map_err(|e| format!("code {:?}: {e}", perfect_play::parse::shorten(&args.code)))?
-    };
+    let code = answers::parse_code(&args.code)?;
     let heaps = args
         .heaps
         .iter()
         .flat_map(|h| h.split_whitespace())
         .map(|h| parse_heap("heap", h))
         .collect::<Result<Vec<_>, _>>()?;
-    let largest = heaps
-        .iter()
-        .map(|h| u64::try_from(h).unwrap_or(u64::MAX))
-        .max()
-        .unwrap_or(0);
-    // A heap past the default is answered only through a period found below it: the values
-    // up to such a heap are asked for explicitly with --upto.
-    // Hexadecimal codes cost time cubic in the heap: their default stops where the work
-    // limit does (an explicit --upto past it is refused with the figure).
-    let upto = args.upto.unwrap_or(if code.is_hexadecimal() {
-        largest
-            .max(HEXADECIMAL_UPTO)
-            .min(octal::largest_upto(&code))
-    } else if largest <= DEFAULT_UPTO.1 {
-        largest.max(DEFAULT_UPTO.0)
-    } else {
-        DEFAULT_UPTO.0
-    });
-    let upto = budget.cap(upto, 300);
-    let affordable = budget.limit_by_time(upto, SECONDS_PER_VALUE);
-    if affordable < upto && args.full {
-        budget.check_time(
-            || format!("the Grundy values of {code} up to heap {upto}"),
-            upto as f64 * SECONDS_PER_VALUE,
-        )?;
-    }
-    let capped = affordable < upto;
-    let upto = affordable;
-    if upto > octal::MAX_UPTO {
-        return Err(octal::OctalError::UptoTooLarge(upto).into());
-    }
-    let memory_limit = budget.memory(DEFAULT_MEMORY_LIMIT);
-    let storage = storage_within(upto, memory_limit)?;
-    let options = Options {
-        upto,
-        full: args.full,
-        method: match args.method {
-            OctalMethodArg::Auto => Method::Auto,
-            OctalMethodArg::Naive => Method::Naive,
-            OctalMethodArg::RareCommon => Method::RareCommon,
-        },
-        storage,
+    let method = match args.method {
+        OctalMethodArg::Auto => Method::Auto,
+        OctalMethodArg::Naive => Method::Naive,
+        OctalMethodArg::RareCommon => Method::RareCommon,
     };
+    let plan = answers::plan(
+        &code,
+        answers::largest(&heaps),
+        args.upto,
+        args.full,
+        method,
+        &budget,
+    )?;
+    let options = plan.options;
+    let upto = options.upto;
     let bar = progress::bar("grundy values", quiet);
     let update = progress::updater(&bar);
     let mut checkpoint = match &args.checkpoint {
@@ -134,15 +66,9 @@ pub fn run(args: &OctalArgs, budget: Budget, quiet: bool) -> Result<Output, Comm
     );
     bar.finish_and_clear();
     let seq = seq?;
-    if capped && seq.period.is_none() {
-        // Without a period the answer depends on values past the budget's cap.
-        return Err(budget
-            .stopped_at_cap(format!(
-                "the Grundy values of {code} (no period below heap {upto})"
-            ))
-            .into());
-    }
-    let mut out = solve(&code, &seq, &heaps, args, upto, budget)?;
+    // Without a period the answer depends on values past the budget's cap.
+    answers::check_capped(&seq, &plan, &code, &budget)?;
+    let mut out = solve(&code, &seq, &heaps, args, method, upto, budget)?;
     if let Some(heaps) = resumed_from {
         out.json["resumed_from"] = json!(heaps);
         if heaps > 0 {
@@ -159,6 +85,7 @@ fn solve(
     seq: &GrundySequence,
     heaps: &[BigUint],
     args: &OctalArgs,
+    method: Method,
     upto: u64,
     budget: Budget,
 ) -> Result<Output, CommandError> {
@@ -170,32 +97,24 @@ fn solve(
         "Octal game"
     };
     let mut text = format!("{family} {code}: {}\n", describe_period(seq, upto));
-    let mut json = json!({
-        "game": "octal",
-        "code": code.to_string(),
-        "misere": args.misere,
-        "period": seq.period,
-        "values_computed": seq.values.len(),
-        "method": match args.method {
-            OctalMethodArg::Auto => "auto",
-            OctalMethodArg::Naive => "naive",
-            OctalMethodArg::RareCommon => "rare-common",
-        },
-    });
-    if !heaps.is_empty() || !args.heaps.is_empty() {
-        json["heaps"] = json!(heaps.iter().map(big_json).collect::<Vec<_>>());
-        let out = if args.misere {
-            misere_output(code, heaps, budget.cap(MISERE_STATES, 2_000))?
-        } else {
-            sum_output(seq, heaps)?
-        };
-        text.push_str(&out.text);
-        if let serde_json::Value::Object(fields) = out.json {
-            for (k, v) in fields {
-                json[k] = v;
-            }
-        }
-    }
+    let mut json = if heaps.is_empty() && args.heaps.is_empty() {
+        // No position: the sequence alone.
+        json!({
+            "game": "octal",
+            "code": code.to_string(),
+            "misere": args.misere,
+            "period": seq.period,
+            "values_computed": seq.values.len(),
+            "method": answers::method_name(method),
+        })
+    } else {
+        let report = answers::report(code, seq, heaps, args.misere, method, &budget)?;
+        text.push_str(&match &report.analysis {
+            Solved::Sum(a) => sum_text(seq, heaps, a),
+            Solved::Misere(a) => misere_text(heaps, a),
+        });
+        report.answer.to_json()
+    };
     if args.values {
         let values = seq
             .values_upto(upto)
@@ -222,19 +141,6 @@ fn describe_period(seq: &GrundySequence, upto: u64) -> String {
         ),
         None => format!("no period proven up to {upto}."),
     }
-}
-
-fn moves_json(moves: &[OctalMove]) -> serde_json::Value {
-    json!(
-        moves
-            .iter()
-            .map(|m| output::heap_move(
-                m.heap,
-                m.take as u64,
-                m.leaves.iter().map(big_json).collect()
-            ))
-            .collect::<Vec<_>>()
-    )
 }
 
 fn describe_move(m: &OctalMove) -> String {
@@ -264,14 +170,18 @@ fn has_move(seq: &GrundySequence, h: &BigUint) -> bool {
     })
 }
 
-fn sum_output(seq: &GrundySequence, heaps: &[BigUint]) -> Result<Output, CommandError> {
-    let a = octal::analyse_sum(seq, heaps)?;
+fn sum_text(seq: &GrundySequence, heaps: &[BigUint], a: &SumAnalysis) -> String {
+    let outcome = if a.first_player_wins {
+        Outcome::Win
+    } else {
+        Outcome::Loss
+    };
     let mut text = format!(
-        "Heaps {} (Grundy values {}, nim-sum {}): the player to move {}.\n",
+        "Heaps {} (Grundy values {}, nim-sum {}).\n{}\n",
         output::list(heaps),
         output::list(&a.grundy),
         a.nim_sum,
-        if a.first_player_wins { "wins" } else { "loses" }
+        output::result_sentence(Side::First, None, outcome, None, None)
     );
     if heaps.iter().all(|h| seq.value_of(h) == Some(0)) && !heaps.iter().any(|h| has_move(seq, h)) {
         text.push_str("No move is possible: the game is over.\n");
@@ -286,49 +196,18 @@ fn sum_output(seq: &GrundySequence, heaps: &[BigUint]) -> Result<Output, Command
             }
         ));
     }
-    let json = json!({
-        "grundy": a.grundy,
-        "nim_sum": a.nim_sum,
-        "first_player_wins": a.first_player_wins,
-        "outcome": if a.first_player_wins { "win" } else { "loss" },
-        "winning_moves": moves_json(&a.winning_moves),
-        "winning_moves_total": big_json(&a.winning_moves_total),
-    });
-    Ok(Output { text, json })
+    text
 }
 
-fn misere_output(
-    code: &OctalCode,
-    heaps: &[BigUint],
-    max_states: usize,
-) -> Result<Output, CommandError> {
-    let small = heaps
-        .iter()
-        .map(|h| {
-            u32::try_from(h).map_err(|_| format!("heap {h} is too large for the misère search"))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    let a = octal::analyse_misere(code, &small, max_states)?;
+fn misere_text(heaps: &[BigUint], a: &MisereAnalysis) -> String {
     let mut text = format!(
-        "Misère play, heaps {}: the player to move {} ({} positions searched).\n",
-        output::list(&small),
-        if a.outcome == Outcome::Win {
-            "wins"
-        } else {
-            "loses"
-        },
+        "Misère play, heaps {}.\n{}\nPositions searched: {}.\n",
+        output::list(heaps),
+        output::result_sentence(Side::First, None, a.outcome, None, None),
         a.states
     );
     if let Some(first) = a.winning_moves.first() {
         text.push_str(&format!("Winning move: {}.\n", describe_move(first)));
     }
-    let json = json!({
-        "misere": true,
-        "first_player_wins": a.outcome == Outcome::Win,
-        "outcome": a.outcome,
-        "winning_moves": moves_json(&a.winning_moves),
-        "winning_moves_total": a.winning_moves.len(),
-        "states": a.states,
-    });
-    Ok(Output { text, json })
+    text
 }

@@ -307,7 +307,7 @@ fn picture(spec: &GameInfo, answer: &Value, query: &Query) -> String {
     });
     match spec.view.name() {
         "tic-tac-toe" => {
-            let board = answer["board"].as_str().unwrap_or(".........");
+            let board = answer["position"].as_str().unwrap_or(".........");
             let rows: Vec<String> = board
                 .as_bytes()
                 .chunks(3)
@@ -316,7 +316,11 @@ fn picture(spec: &GameInfo, answer: &Value, query: &Query) -> String {
             format!(
                 "\n{}\n({} to move)",
                 rows.join("\n"),
-                plain(&answer["to_move"])
+                if answer["to_move"] == "second" {
+                    "o"
+                } else {
+                    "x"
+                }
             )
         }
         "grid" => {

@@ -3,45 +3,21 @@
 use super::{Budget, CommandError};
 use crate::Io;
 use crate::args::StonesArgs;
-use crate::output::{self, Output, int_json};
+use crate::output::{self, Output};
 use crate::progress;
 use perfect_play::Outcome;
-use perfect_play::take_ends::{self, Analysis, End, Options};
-use serde_json::json;
+use perfect_play::registry::Side;
+use perfect_play::registry::answers::stones::{self, Asked, parse_row};
+use perfect_play::take_ends::{self, Analysis, End};
 
-/// Piles from text: whitespace- or comma-separated integers.
-fn parse_row(text: &str) -> Result<Vec<i64>, CommandError> {
-    text.split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|t| !t.is_empty())
-        .map(|t| {
-            t.parse::<i64>().map_err(|e| {
-                match e.kind() {
-                    std::num::IntErrorKind::PosOverflow | std::num::IntErrorKind::NegOverflow => {
-                        format!("pile {t} does not fit in a 64-bit integer")
-                    }
-                    _ => format!("pile {t:?} is not a whole number"),
-                }
-                .into()
-            })
-        })
-        .collect()
-}
-
-/// Time an interval of the row costs, measured at 200,000 piles (14 s for 2 x 10^10 / 2).
-const SECONDS_PER_INTERVAL: f64 = 3.5e-10;
-
-fn options(args: &StonesArgs, budget: Budget) -> Options {
-    let defaults = Options::default();
-    Options {
+fn asked(args: &StonesArgs) -> Asked {
+    Asked {
         ties_win: args.ties_win,
         line: args.line,
-        memory_limit: budget.memory(defaults.memory_limit),
-        max_piles: budget.cap(
-            args.max_piles.map_or(defaults.max_piles, |m| {
-                usize::try_from(m).unwrap_or(usize::MAX)
-            }),
-            300,
-        ),
+        table: args.table,
+        max_piles: args
+            .max_piles
+            .map(|m| usize::try_from(m).unwrap_or(usize::MAX)),
     }
 }
 
@@ -53,7 +29,7 @@ fn parse_text(bytes: &[u8], source: &str) -> Result<Vec<i64>, CommandError> {
             e.valid_up_to()
         )
     })?;
-    parse_row(text.trim_start_matches('\u{feff}'))
+    Ok(parse_row(text.trim_start_matches('\u{feff}'))?)
 }
 
 pub fn run(
@@ -73,27 +49,13 @@ pub fn run(
     } else {
         parse_row(&args.piles.join(" "))?
     };
-    let n = row.len() as f64;
-    budget.check_time(
-        || format!("the Stone Game over {} piles", row.len()),
-        n * n * SECONDS_PER_INTERVAL,
-    )?;
     let bar = progress::bar("solving", quiet || row.len() < 20_000);
     bar.set_length(1);
-    let analysis = take_ends::analyse(&row, &options(args, budget))?;
+    let report = stones::report(&row, asked(args), &budget)?;
     bar.finish_and_clear();
-    let mut output = render(&row, &analysis, args.ties_win);
+    let mut output = render(&row, &report.analysis, report.answer.to_json());
     if args.table {
         let table = take_ends::margin_table(&row)?;
-        output.json["table"] = json!(
-            table
-                .iter()
-                .map(|r| r
-                    .iter()
-                    .map(|m| m.map_or(serde_json::Value::Null, int_json))
-                    .collect::<Vec<_>>())
-                .collect::<Vec<_>>()
-        );
         output
             .text
             .push_str("Margin of every interval (row: first pile, column: last):\n");
@@ -110,36 +72,40 @@ pub fn run(
 }
 
 pub fn batch(args: &StonesArgs, budget: Budget, io: &mut Io<'_>) -> Result<(), CommandError> {
-    let options = options(args, budget);
+    let asked = Asked {
+        table: false,
+        ..asked(args)
+    };
     super::batch_lines(io, |line| {
         let row = parse_row(line)?;
-        Ok(render(&row, &take_ends::analyse(&row, &options)?, args.ties_win).json)
+        Ok(stones::report(&row, asked, &budget)?.answer.to_json())
     })
 }
 
-fn render(row: &[i64], a: &Analysis, ties_win: bool) -> Output {
+fn render(row: &[i64], a: &Analysis, json: serde_json::Value) -> Output {
     let shown = if row.len() <= 20 {
         output::list(row)
     } else {
         format!("{} piles", row.len())
     };
-    let verdict = match a.outcome {
-        _ if row.is_empty() => "No piles: the game is over, a tie at 0 to 0".to_string(),
-        Outcome::Win if a.margin == 0 => {
-            "A tie, which counts as a first-player win (--ties-win)".to_string()
+    let totals = format!("{} to {}", a.first_total, a.second_total);
+    let margin = (a.margin != 0).then(|| format!("{} ({totals})", a.margin.abs()));
+    let mut sentence = output::result_sentence(
+        Side::First,
+        None,
+        a.outcome,
+        Some(row.len() as u64),
+        margin.as_deref(),
+    );
+    if a.margin == 0 && !row.is_empty() {
+        sentence.pop();
+        sentence.push_str(&format!(", level at {totals}"));
+        if a.outcome == Outcome::Win {
+            sentence.push_str(" (a tie counts as a win: --ties-win)");
         }
-        Outcome::Win => format!("The first player wins by {}", a.margin),
-        Outcome::Loss => format!("The second player wins by {}", -a.margin),
-        Outcome::Tie | Outcome::Draw => "A tie: neither player can do better".to_string(),
-    };
-    let mut text = if row.is_empty() {
-        format!("{verdict}.\n")
-    } else {
-        format!(
-            "Row {shown}: {verdict} ({} to {}).\n",
-            a.first_total, a.second_total
-        )
-    };
+        sentence.push('.');
+    }
+    let mut text = format!("Row {shown}.\n{sentence}\n");
     let ends: Vec<String> = a.optimal_moves.iter().map(ToString::to_string).collect();
     if !ends.is_empty() {
         text.push_str(&format!(
@@ -156,28 +122,6 @@ fn render(row: &[i64], a: &Analysis, ties_win: bool) -> Output {
     if let Some(line) = &a.best_line {
         text.push_str(&format!("Best line: {}\n", describe_line(row, line)));
     }
-    let winning: Vec<End> = if a.first_player_wins {
-        a.optimal_moves.clone()
-    } else {
-        Vec::new()
-    };
-    let mut json = json!({
-        "game": "stones",
-        "piles": row,
-        "pile_count": row.len(),
-        "first_player_wins": a.first_player_wins,
-        "outcome": a.outcome,
-        "margin": int_json(a.margin),
-        "first_total": int_json(a.first_total),
-        "second_total": int_json(a.second_total),
-        "winning_moves_total": winning.len(),
-        "winning_moves": winning,
-        "optimal_moves": a.optimal_moves,
-        "method": "interval-dp",
-        "remoteness": row.len(),
-        "ties_win": ties_win,
-    });
-    json["best_line"] = json!(a.best_line);
     Output { text, json }
 }
 

@@ -3,51 +3,20 @@
 use super::{Budget, CommandError};
 use crate::Io;
 use crate::args::{CoinsArgs, SubtractionArgs};
-use crate::output::{self, Output, big_json};
+use crate::output::{self, Output};
 use num_bigint::BigUint;
-use perfect_play::Outcome;
+use perfect_play::registry::Side;
+use perfect_play::registry::answers::subtraction::{self as answers, Game};
 use perfect_play::subtraction::{self, Analysis, Limits, Method, Rule, Sequence, SubtractionSet};
 use serde_json::json;
 
 /// A heap (pile) size in decimal, any length; `what` names it in the message ("pile", "heap").
 pub fn parse_heap(what: &str, text: &str) -> Result<BigUint, CommandError> {
-    perfect_play::parse::natural(text).map_err(|e| format!("{what} {e}").into())
-}
-
-/// Time a pile size costs the period search at worst, measured with moves up to 10^8 (3.1 s
-/// for 2 x 10^8 sizes).
-const SECONDS_PER_VALUE: f64 = 1.5e-8;
-
-/// A period search stopped by the time budget's cap is refused as over the budget.
-fn over_budget(error: CommandError, budget: Budget) -> CommandError {
-    match error.downcast_ref::<subtraction::SubtractionError>() {
-        Some(subtraction::SubtractionError::NoPeriod(n))
-            if budget.affordable(SECONDS_PER_VALUE) == Some(*n) =>
-        {
-            budget
-                .stopped_at_cap(format!("proving the period (past {n} pile sizes)"))
-                .into()
-        }
-        _ => error,
-    }
+    Ok(answers::parse_heap(what, text)?)
 }
 
 fn limits(limit: Option<u64>, budget: Budget) -> Limits {
-    let defaults = Limits::default();
-    // The general method keeps one byte a pile: --memory-limit bounds it too.
-    let memory = budget.memory(u64::MAX);
-    Limits {
-        max_values: budget.limit_by_time(
-            budget.cap(limit.unwrap_or(defaults.max_values).min(memory), 2_000),
-            SECONDS_PER_VALUE,
-        ),
-        max_streamed_values: budget.limit_by_time(
-            budget.cap(limit.unwrap_or(defaults.max_streamed_values), 20_000),
-            SECONDS_PER_VALUE,
-        ),
-        max_search_states: budget.cap(defaults.max_search_states, 2_000),
-        ..defaults
-    }
+    answers::limits(limit, &budget)
 }
 
 fn rule(misere: bool) -> Rule {
@@ -71,7 +40,6 @@ pub fn coins(args: &CoinsArgs, budget: Budget) -> Result<Output, CommandError> {
         args.options.pattern,
         limits(args.options.limit, budget),
     )
-    .map_err(|e| over_budget(e, budget))
 }
 
 /// Solve the coin game; used by the tour too.
@@ -83,20 +51,14 @@ pub fn solve_coins(
     pattern: bool,
     limits: Limits,
 ) -> Result<Output, CommandError> {
-    let pile = parse_heap("pile N:", n)?;
-    let mv = |name: &str, t: &str| -> Result<u64, CommandError> {
-        perfect_play::parse::count_in(t, 1, subtraction::MAX_MOVE)
-            .map_err(|e| format!("move {name}: {e}").into())
-    };
-    let set = SubtractionSet::coin_game(mv("X", x)?, mv("Y", y)?)?;
+    let (pile, set) = answers::parse_coins(&format!("{n} {x} {y}"))?;
     render(
-        "coins",
-        &set,
-        rule(misere),
+        &Game::coins(set, rule(misere)),
         &[pile],
         pattern,
         false,
         &limits,
+        Budget::default(),
     )
 }
 
@@ -124,15 +86,13 @@ pub fn run(args: &SubtractionArgs, budget: Budget) -> Result<Output, CommandErro
         .map(|p| parse_heap("pile", p))
         .collect::<Result<Vec<_>, _>>()?;
     render(
-        "subtraction",
-        &set,
-        rule(args.options.misere),
+        &Game::subtraction(set, rule(args.options.misere)),
         &piles,
         args.options.pattern || args.grundy || args.piles.is_empty(),
         args.grundy,
         &limits(args.options.limit, budget),
+        budget,
     )
-    .map_err(|e| over_budget(e, budget))
 }
 
 /// `subtraction --batch`: each line is one position's piles.
@@ -145,77 +105,58 @@ pub fn batch(args: &SubtractionArgs, budget: Budget, io: &mut Io<'_>) -> Result<
             .map(|p| parse_heap("pile", p))
             .collect::<Result<Vec<_>, _>>()?;
         Ok(render(
-            "subtraction",
-            &set,
-            rule(args.options.misere),
+            &Game::subtraction(set.clone(), rule(args.options.misere)),
             &piles,
             false,
             false,
             &limits,
+            budget,
         )?
         .json)
     })
 }
 
 fn render(
-    game: &str,
-    set: &SubtractionSet,
-    rule: Rule,
+    game: &Game,
     piles: &[BigUint],
     pattern: bool,
     grundy: bool,
     limits: &Limits,
+    budget: Budget,
 ) -> Result<Output, CommandError> {
-    let rule_text = match rule {
+    let rule_text = match game.rule {
         Rule::Normal => "normal play: taking the last coin wins",
         Rule::Misere => "misère play: taking the last coin loses",
     };
-    let mut text = format!("Moves {{{}}} ({rule_text}).\n", output::list(set.moves()));
-    let analysis = if piles.is_empty() {
-        None
-    } else {
-        Some(subtraction::analyse(set, rule, piles, limits)?)
-    };
+    let mut text = format!(
+        "Moves {{{}}} ({rule_text}).\n",
+        output::list(game.set.moves())
+    );
     let computed;
-    let sequence = match &analysis {
-        Some(a) => a.sequence.as_ref(),
-        None => {
-            computed = Sequence::compute(set, rule, limits)?;
-            Some(&computed)
-        }
+    let computed_report;
+    let (mut json, sequence) = if piles.is_empty() {
+        // No position: the sequence alone (its period and pattern).
+        computed = Sequence::compute(&game.set, game.rule, limits)
+            .map_err(|e| answers::query_error(e, &budget))?;
+        let json = json!({
+            "game": game.name,
+            "move_set": game.set.moves(),
+            "misere": game.rule == Rule::Misere,
+            "period": computed.period,
+            "outcome_period": computed.outcome_period,
+            "proof": computed.proof,
+            "values_computed": computed.values_computed,
+        });
+        (json, Some(&computed))
+    } else {
+        let report = answers::report(game, piles, pattern, limits, &budget)?;
+        text.push_str(&explain(&game.set, &report.analysis, piles));
+        computed_report = report;
+        (
+            computed_report.answer.to_json(),
+            computed_report.analysis.sequence.as_ref(),
+        )
     };
-    let mut json = json!({
-        "game": game,
-        "move_set": set.moves(),
-        "misere": rule == Rule::Misere,
-        "period": sequence.map(|s| s.period),
-        "outcome_period": sequence.map(|s| s.outcome_period),
-        "proof": sequence.map(|s| s.proof),
-        "values_computed": analysis.as_ref().map_or_else(|| sequence.map_or(0, |s| s.values_computed), |a| a.values_computed),
-    });
-    if let Some(a) = &analysis {
-        text.push_str(&explain(set, a, piles));
-        json["heaps"] = json!(piles.iter().map(big_json).collect::<Vec<_>>());
-        json["winner"] = json!(a.winner().letter().to_string());
-        json["first_player_wins"] = json!(a.outcome == Outcome::Win);
-        json["outcome"] = json!(a.outcome);
-        json["grundy"] = json!(a.grundy);
-        json["nim_sum"] = json!(a.nim_sum);
-        json["winning_moves"] = json!(
-            a.winning_moves
-                .iter()
-                .map(|m| {
-                    let left: Vec<_> = std::iter::once(&m.leaves)
-                        .filter(|l| **l != BigUint::ZERO)
-                        .map(big_json)
-                        .collect();
-                    output::heap_move(m.pile, m.take, left)
-                })
-                .collect::<Vec<_>>()
-        );
-        json["winning_moves_total"] = json!(a.winning_moves.len());
-        json["method"] = json!(a.method);
-    }
     match sequence {
         Some(sequence) => {
             text.push_str(&describe_period(sequence));
@@ -226,7 +167,7 @@ fn render(
         }
         None => text.push_str(&format!(
             "No period proven within the first {} pile sizes (raise --limit to search further); the piles were answered from the values of every smaller pile.\n",
-            limits.search_limit(set)
+            limits.search_limit(&game.set)
         )),
     }
     Ok(Output { text, json })
@@ -234,17 +175,24 @@ fn render(
 
 fn explain(set: &SubtractionSet, a: &Analysis, piles: &[BigUint]) -> String {
     let single = piles.len() == 1;
-    let winner = a.winner().letter();
     let mut text = if single {
-        format!("A pile of {}: {winner} wins", piles[0])
+        format!("A pile of {}.\n", piles[0])
     } else {
         format!(
-            "Piles {} (Grundy values {}, nim-sum {}): {winner} wins",
+            "Piles {} (Grundy values {}, nim-sum {}).\n",
             output::list(piles),
             output::list(&a.grundy),
             a.nim_sum
         )
     };
+    text.push_str(&output::result_sentence(
+        Side::First,
+        Some("A"),
+        a.outcome,
+        None,
+        None,
+    ));
+    text.push('\n');
     let describe = |m: &subtraction::PileMove| {
         let from = if single {
             String::new()
@@ -259,7 +207,7 @@ fn explain(set: &SubtractionSet, a: &Analysis, piles: &[BigUint]) -> String {
             (false, Method::GrundySum) => "so the nim-sum becomes 0".to_string(),
             (false, _) => "a losing position".to_string(),
         };
-        text.push_str(&format!(": {}, {why}", describe(first)));
+        text.push_str(&format!("Winning move: {}, {why}", describe(first)));
         if a.winning_moves.len() > 1 {
             let rest: Vec<String> = a.winning_moves[1..].iter().map(describe).collect();
             text.push_str(&format!(" (also: {})", rest.join("; ")));
@@ -267,18 +215,18 @@ fn explain(set: &SubtractionSet, a: &Analysis, piles: &[BigUint]) -> String {
         text.push_str(".\n");
     } else if single && BigUint::from(set.moves()[0]) > piles[0] {
         text.push_str(&format!(
-            ": A cannot move (the smallest move takes {}), so {}.\n",
+            "A cannot move (the smallest move takes {}){}.\n",
             set.moves()[0],
             if a.rule == Rule::Normal {
-                "A loses"
+                ""
             } else {
-                "A wins: in misère play the player who cannot move has won"
+                ": in misère play the player who cannot move has won"
             }
         ));
     } else if single && a.grundy.first() == Some(&0) && a.rule == Rule::Normal {
-        text.push_str(": A faces a losing pile; every move leaves B a winning pile.\n");
+        text.push_str("A faces a losing pile: every move leaves B a winning pile.\n");
     } else {
-        text.push_str(": every move A can make leaves B a winning position.\n");
+        text.push_str("Every move A can make leaves B a winning position.\n");
     }
     text
 }

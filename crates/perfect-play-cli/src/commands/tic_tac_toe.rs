@@ -3,9 +3,8 @@
 use super::CommandError;
 use crate::args::TicTacToeArgs;
 use crate::output::{self, Output};
-use perfect_play::Solver;
-use perfect_play::tic_tac_toe::{Board, Cell, TicTacToe};
-use serde_json::json;
+use perfect_play::registry::answers::tic_tac_toe;
+use perfect_play::tic_tac_toe::{Board, Cell};
 
 pub fn run(args: &TicTacToeArgs) -> Result<Output, CommandError> {
     let board: Board = args.board.parse()?;
@@ -14,13 +13,8 @@ pub fn run(args: &TicTacToeArgs) -> Result<Output, CommandError> {
 
 /// Solve tic-tac-toe from `board`; used by the tour too.
 pub fn solve(board: Board) -> Output {
-    let mut solver = Solver::new(TicTacToe { board });
-    let analysis = solver.analyse(&board);
-    let mover = if board.to_move() == Cell::X { "x" } else { "o" };
-    let mut json = output::analysis_json(&analysis, solver.states());
-    json["game"] = json!("tic-tac-toe");
-    json["board"] = json!(board.to_string());
-    json["to_move"] = json!(mover);
+    let report = tic_tac_toe::report(board);
+    let analysis = &report.analysis.analysis;
     let mut text = String::from("Tic-tac-toe, squares numbered 1-9 in reading order:\n");
     for row in 0..3 {
         let cells: String = (0..3)
@@ -32,11 +26,21 @@ pub fn solve(board: Board) -> Output {
             .collect();
         text.push_str(&format!("  {cells}\n"));
     }
-    text.push_str(&format!(
-        "{mover} to move {} with perfect play ({} positions examined).\n",
-        output::verdict(analysis.value),
-        solver.states()
+    let mark = if board.to_move() == Cell::X { "x" } else { "o" };
+    text.push_str(&output::result_sentence(
+        report.answer.to_move,
+        Some(mark),
+        analysis.value.outcome(),
+        Some(u64::from(analysis.value.remoteness)),
+        None,
     ));
-    text.push_str(&output::analysis_text(&analysis));
-    Output { text, json }
+    text.push_str(&format!(
+        "\nPositions searched: {}.\n",
+        report.analysis.positions_searched
+    ));
+    text.push_str(&output::analysis_text(analysis));
+    Output {
+        text,
+        json: report.answer.to_json(),
+    }
 }

@@ -365,6 +365,21 @@ pub fn parse_columns(text: &str) -> Result<Vec<u32>, NotationError> {
         .collect()
 }
 
+/// Columns played (1-based) in the notation [`parse_columns`] reads: digits (`2233`) while
+/// every column is one digit, else a comma list (`10,11`).
+#[must_use]
+pub fn write_columns(columns: &[u32]) -> String {
+    if columns.iter().all(|&c| c <= 9) {
+        columns.iter().map(u32::to_string).collect()
+    } else {
+        columns
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+}
+
 impl BoardGame for ConnectFour {
     fn name(&self) -> &'static str {
         "connect-four"
@@ -398,6 +413,16 @@ impl BoardGame for ConnectFour {
     }
     fn notation(&self, _board: &Board) -> Option<String> {
         None
+    }
+    fn notation_given(&self, text: &str, _board: &Board) -> Option<String> {
+        parse_columns(text)
+            .ok()
+            .map(|columns| write_columns(&columns))
+    }
+    fn notation_after(&self, text: &str, _after: &Board, column: &u32) -> Option<String> {
+        let mut columns = parse_columns(text).ok()?;
+        columns.push(column + 1);
+        Some(write_columns(&columns))
     }
     /// The board, top row first: x for the first player, o for the second.
     fn picture(&self, board: &Board) -> String {

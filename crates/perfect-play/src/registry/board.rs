@@ -52,6 +52,22 @@ pub trait BoardGame: IndexedGame + Send + Sync {
     /// The position in the notation [`BoardGame::parse_position`] reads, when a bare position
     /// has one (Connect Four's notation is the moves played, which a position does not keep).
     fn notation(&self, position: &Self::Position) -> Option<String>;
+    /// The position `text` (already read as `position`) written back in the notation: its
+    /// [`BoardGame::notation`], or for a game whose notation is the moves played, the moves.
+    fn notation_given(&self, text: &str, position: &Self::Position) -> Option<String> {
+        let _ = text;
+        self.notation(position)
+    }
+    /// The position `mv` leads to from the position written `text`, in the notation.
+    fn notation_after(
+        &self,
+        text: &str,
+        after: &Self::Position,
+        mv: &Self::Move,
+    ) -> Option<String> {
+        let _ = (text, mv);
+        self.notation(after)
+    }
     /// The position drawn as text, rows and coordinates included.
     fn picture(&self, position: &Self::Position) -> String;
 }
@@ -254,6 +270,7 @@ impl<G: BoardGame> EngineGame for G {
         position: Option<&str>,
         lookup: &mut dyn FnMut(u64) -> Option<Record>,
     ) -> Result<PositionAnswer, AnswerError> {
+        let text = position.unwrap_or("");
         let position = match position {
             Some(text) => self.parse_position(text)?,
             None => self.start(),
@@ -264,7 +281,9 @@ impl<G: BoardGame> EngineGame for G {
             .iter()
             .map(|m| {
                 let (after, ends_game) = match self.play(&position, &m.mv) {
-                    Transition::Continue { position, .. } => (self.notation(&position), false),
+                    Transition::Continue { position, .. } => {
+                        (self.notation_after(text, &position, &m.mv), false)
+                    }
                     Transition::End(_) => (None, true),
                 };
                 MoveAnswer {
@@ -284,7 +303,7 @@ impl<G: BoardGame> EngineGame for G {
             remoteness: read.record.remoteness(),
             moves,
             best_line: read.best_line.iter().map(|m| self.move_name(m)).collect(),
-            position: self.notation(&position),
+            position: self.notation_given(text, &position),
             picture: self.picture(&position),
         })
     }

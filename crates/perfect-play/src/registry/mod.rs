@@ -13,10 +13,14 @@
 //! Adding a game: its module under `games/` (the rules, [`IndexedGame`](crate::engine::IndexedGame)
 //! and [`BoardGame`]), and one entry in [`GAMES`]. See ARCHITECTURE.md.
 
+mod answer;
+pub mod answers;
 mod board;
 
+pub use answer::{Answer, MoveValue, QueryError, Side};
 pub use board::{AnswerError, BoardGame, EngineGame, MoveAnswer, MoveName, PositionAnswer};
 
+use crate::budget::Budget;
 use crate::games::{
     connect_four::ConnectFour, dobutsu::Dobutsu, dodgem::Dodgem, hexapawn::Hexapawn,
     mu_torere::MuTorere, quixo::Quixo, teeko::Teeko,
@@ -167,6 +171,9 @@ impl Example {
 /// Builds an engine game from its parameters.
 pub type EngineBuilder = fn(&Params) -> Result<Box<dyn EngineGame>, RegistryError>;
 
+/// Answers a position of a family (its notation, its parameters) under a budget.
+pub type Answerer = fn(&Params, &str, &Budget) -> Result<Answer, QueryError>;
+
 /// One game, described once for every front end.
 #[derive(Clone, Copy, Debug)]
 pub struct GameInfo {
@@ -191,6 +198,9 @@ pub struct GameInfo {
     pub examples: &'static [Example],
     /// For a game the engine solves whole: how to build it.
     pub engine: Option<EngineBuilder>,
+    /// For a family with its own solver: its answer (engine games are answered through
+    /// their table).
+    pub answer: Option<Answerer>,
 }
 
 impl GameInfo {
@@ -246,6 +256,36 @@ impl GameInfo {
             }
         }
         Ok(Params { values })
+    }
+
+    /// The answer for `position` (the game's notation; empty: the start, where the game has
+    /// one) with these parameters, under `budget`: engine games solve their table in memory.
+    ///
+    /// # Errors
+    /// A position or parameter not accepted, or work over the memory limit or the budget.
+    pub fn answer(
+        &self,
+        params: &Params,
+        position: &str,
+        budget: &Budget,
+    ) -> Result<Answer, QueryError> {
+        // Only the games with a start (those the engine can solve whole) take no position.
+        if self.engine.is_none() && position.trim().is_empty() {
+            return Err(QueryError::BadInput(format!(
+                "give a position for {}: {}",
+                self.name, self.notation
+            )));
+        }
+        if let Some(answer) = self.answer {
+            return answer(params, position, budget);
+        }
+        let game = self
+            .build(params)
+            .ok_or_else(|| QueryError::BadInput(format!("{} has no answer", self.name)))?
+            .map_err(QueryError::bad)?;
+        let position = Some(position.trim()).filter(|p| !p.is_empty());
+        let (read, _) = answers::engine::in_memory(game.as_ref(), position, 0, budget, &|_| {})?;
+        Ok(answers::engine::answer_of(&read, None))
     }
 
     /// The engine game these parameters describe; `None` for a game not solved by the engine.
@@ -466,6 +506,7 @@ pub const GAMES: &[GameInfo] = &[
             },
         ],
         engine: None,
+        answer: Some(answers::nim::answer),
     },
     GameInfo {
         name: "tic-tac-toe",
@@ -487,6 +528,7 @@ pub const GAMES: &[GameInfo] = &[
             },
         ],
         engine: Some(build_tic_tac_toe),
+        answer: Some(answers::tic_tac_toe::answer),
     },
     GameInfo {
         name: "coins",
@@ -508,6 +550,7 @@ pub const GAMES: &[GameInfo] = &[
             },
         ],
         engine: None,
+        answer: Some(answers::subtraction::answer_coins),
     },
     GameInfo {
         name: "subtraction",
@@ -539,6 +582,7 @@ pub const GAMES: &[GameInfo] = &[
             },
         ],
         engine: None,
+        answer: Some(answers::subtraction::answer_subtraction),
     },
     GameInfo {
         name: "stones",
@@ -582,6 +626,7 @@ pub const GAMES: &[GameInfo] = &[
             },
         ],
         engine: None,
+        answer: Some(answers::stones::answer),
     },
     GameInfo {
         name: "octal",
@@ -626,6 +671,7 @@ pub const GAMES: &[GameInfo] = &[
             },
         ],
         engine: None,
+        answer: Some(answers::octal::answer),
     },
     GameInfo {
         name: "can-i-win",
@@ -660,6 +706,7 @@ pub const GAMES: &[GameInfo] = &[
             },
         ],
         engine: None,
+        answer: Some(answers::can_i_win::answer),
     },
     GameInfo {
         name: "sum",
@@ -675,6 +722,7 @@ pub const GAMES: &[GameInfo] = &[
             params: &[],
         }],
         engine: None,
+        answer: Some(answers::sum::answer),
     },
     GameInfo {
         name: "connect-four",
@@ -711,6 +759,7 @@ pub const GAMES: &[GameInfo] = &[
             },
         ],
         engine: Some(build_connect_four),
+        answer: Some(answers::connect_four::answer),
     },
     GameInfo {
         name: "dodgem",
@@ -726,6 +775,7 @@ pub const GAMES: &[GameInfo] = &[
             params: &[],
         }],
         engine: Some(build_dodgem),
+        answer: None,
     },
     GameInfo {
         name: "mu-torere",
@@ -741,6 +791,7 @@ pub const GAMES: &[GameInfo] = &[
             params: &[],
         }],
         engine: Some(build_mu_torere),
+        answer: None,
     },
     GameInfo {
         name: "quixo",
@@ -756,6 +807,7 @@ pub const GAMES: &[GameInfo] = &[
             params: &[],
         }],
         engine: Some(build_quixo),
+        answer: None,
     },
     GameInfo {
         name: "teeko",
@@ -786,6 +838,7 @@ pub const GAMES: &[GameInfo] = &[
             },
         ],
         engine: Some(build_teeko),
+        answer: None,
     },
     GameInfo {
         name: "dobutsu",
@@ -813,6 +866,7 @@ pub const GAMES: &[GameInfo] = &[
             },
         ],
         engine: Some(build_dobutsu),
+        answer: None,
     },
     GameInfo {
         name: "hexapawn",
@@ -849,12 +903,94 @@ pub const GAMES: &[GameInfo] = &[
             },
         ],
         engine: Some(build_hexapawn),
+        answer: None,
     },
 ];
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Outcome;
+
+    /// The outcome a move has for its maker when it leads to a position of `child` for the
+    /// player to move there.
+    fn through(child: Outcome) -> Outcome {
+        match child {
+            Outcome::Win => Outcome::Loss,
+            Outcome::Loss => Outcome::Win,
+            other => other,
+        }
+    }
+
+    /// Every example of every game answers through the registry, and every move it lists
+    /// that leaves a position is worth what that position is worth to the other player:
+    /// the outcome turned round and the remoteness one more (the margin the pile taken minus
+    /// the rest's, in the Stone Game). This checks each family's move list, move notation and
+    /// position notation against its own answers.
+    #[test]
+    fn every_example_answers_and_its_moves_agree_with_the_positions_they_lead_to() {
+        let budget = Budget::default();
+        for game in GAMES {
+            for example in game.examples {
+                let given = example.given();
+                let params = game.params_from(&given).unwrap();
+                let answer = game.answer(&params, example.position, &budget).unwrap();
+                assert_eq!(answer.game, game.name);
+                assert!(
+                    !answer.moves.is_empty(),
+                    "{} {}",
+                    game.name,
+                    example.position
+                );
+                let again = game.answer(&params, &answer.position, &budget).unwrap();
+                assert_eq!(
+                    again.outcome, answer.outcome,
+                    "{} {}",
+                    game.name, answer.position
+                );
+                if game.answer.is_none() {
+                    // One table answers every position of an engine game: the engine's own
+                    // tests check its moves against its positions.
+                    continue;
+                }
+                for m in answer.moves.iter().filter(|m| !m.ends_game) {
+                    let position = m.position.as_deref().unwrap();
+                    // A move that changes a parameter (the pool of Can I Win) asks with it.
+                    let mut child_given = given.clone();
+                    if let Some(pool) = m.details.get("pool").and_then(|p| p.as_array()) {
+                        let list: Vec<String> = pool.iter().map(ToString::to_string).collect();
+                        child_given.retain(|(k, _)| k != "pool");
+                        child_given.push(("pool".into(), list.join(",")));
+                    }
+                    let child_params = game.params_from(&child_given).unwrap();
+                    let child = game.answer(&child_params, position, &budget).unwrap();
+                    let what = format!("{} {}: {} to {position}", game.name, answer.position, m.mv);
+                    if game.name == "stones" {
+                        let taken = |v: &serde_json::Value| v.as_i64().unwrap();
+                        let pile = match m.mv.as_str() {
+                            Some("left") => answer.details["piles"][0].clone(),
+                            _ => answer.details["piles"]
+                                .as_array()
+                                .unwrap()
+                                .last()
+                                .unwrap()
+                                .clone(),
+                        };
+                        assert_eq!(
+                            taken(&m.details["margin"]),
+                            taken(&pile) - taken(&child.details["margin"]),
+                            "{what}"
+                        );
+                        continue;
+                    }
+                    assert_eq!(m.outcome, through(child.outcome), "{what}");
+                    if let (Some(r), Some(c)) = (m.remoteness, child.remoteness) {
+                        assert_eq!(r, c + 1, "{what}");
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn names_and_aliases_are_unique() {

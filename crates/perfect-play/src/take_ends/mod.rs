@@ -158,6 +158,8 @@ pub struct Analysis {
     pub first_player_wins: bool,
     /// Every first move that achieves the margin.
     pub optimal_moves: Vec<End>,
+    /// Every legal first move with the margin its maker ends ahead by (left first).
+    pub moves: Vec<(End, i128)>,
     /// One optimal line of play to the end, when asked for.
     pub best_line: Option<Vec<End>>,
 }
@@ -219,11 +221,20 @@ pub fn analyse(piles: &[i64], options: &Options) -> Result<Analysis, TakeEndsErr
             ends
         }
     };
+    let moves = match n {
+        0 => Vec::new(),
+        1 => vec![(End::Left, margin)],
+        _ => vec![
+            (End::Left, i128::from(piles[0]) - top.without_left),
+            (End::Right, i128::from(piles[n - 1]) - top.without_right),
+        ],
+    };
     let outcome = match Outcome::from_margin(margin) {
         Outcome::Tie if options.ties_win => Outcome::Win,
         other => other,
     };
     Ok(Analysis {
+        moves,
         margin,
         first_total: (sum + margin) / 2,
         second_total: (sum - margin) / 2,
