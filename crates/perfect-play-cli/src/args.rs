@@ -691,7 +691,7 @@ pub enum OctalMethodArg {
     after_help = "Examples:\n  perfect-play can-i-win 10 11\n  perfect-play can-i-win 20 158 --json\n  perfect-play can-i-win --pool 2,3,5,7,11 20\n  perfect-play can-i-win 20 --all-targets\n  printf '10 11\\n20 158\\n' | perfect-play can-i-win --batch"
 )]
 pub struct CanIWinArgs {
-    /// MAX then TOTAL (the seed's maxChoosableInteger, 1 to 64, and desiredTotal, any whole
+    /// MAX then TOTAL (LeetCode 464's maxChoosableInteger, 1 to 64, and desiredTotal, any whole
     /// number). With --pool, TOTAL alone, or MAX TOTAL with MAX the pool's largest number; with
     /// --all-targets leave TOTAL out.
     #[arg(allow_negative_numbers = true, value_name = "MAX TOTAL", num_args = 0..=2, conflicts_with = "batch")]

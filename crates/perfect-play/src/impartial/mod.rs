@@ -182,7 +182,10 @@ impl HeapGame {
                 "Grundy's game (4!.0): split a heap into two unequal heaps".into()
             }
             HeapGame::TakeBreak(code) => format!("take-and-break code {code}"),
-            HeapGame::Subtraction(set) => format!("subtract one of {:?}", set.moves()),
+            HeapGame::Subtraction(set) => {
+                let moves: Vec<String> = set.moves().iter().map(u64::to_string).collect();
+                format!("subtract one of {{{}}}", moves.join(", "))
+            }
             HeapGame::Rule(rule) => rule.describe().into(),
         }
     }

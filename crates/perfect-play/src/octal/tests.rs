@@ -940,12 +940,24 @@ fn packed(upto: u64, method: Method, from: usize, window: usize) -> Options {
 /// (read one value at a time, and left by the pipeline's helper to the main thread).
 #[test]
 fn packed_tables_give_the_wide_values_on_every_small_code() {
+    // The default method (which switches between the two loops) on every code; each loop
+    // alone on every code is the ignored test below.
+    packed_sweep(&[Method::Auto]);
+}
+
+#[test]
+#[ignore = "every small code packed under each method: about 20 s of CPU; cargo test --workspace --lib -- --ignored packed_sweeps"]
+fn packed_sweeps_every_small_code_under_every_method() {
+    packed_sweep(&[Method::Naive, Method::RareCommon, Method::Auto]);
+}
+
+fn packed_sweep(methods: &[Method]) {
     small_codes()
         .par_iter()
         .chain(["4!.0".to_string(), "0.3F".to_string(), "0.4!4!".to_string()].par_iter())
         .for_each(|text| {
             let wide = sequence(text, &full(700, Method::Naive));
-            for method in [Method::Naive, Method::RareCommon, Method::Auto] {
+            for &method in methods {
                 for (from, window) in [(1, 1), (5, 3), (64, 16), (300, 200)] {
                     let seq = sequence(text, &packed(700, method, from, window));
                     assert!(seq.values.is_packed());
@@ -960,10 +972,20 @@ fn packed_tables_give_the_wide_values_on_every_small_code() {
 /// 1,000 with a window of 512 (the pipeline's blocks are 64 heaps).
 #[test]
 fn packed_tables_give_the_wide_values_through_the_pipeline() {
+    packed_through_the_pipeline(20_000);
+}
+
+#[test]
+#[ignore = "the same to heap 40,000: about 16 s of CPU; cargo test --workspace --lib -- --ignored packed_pipeline_to_40000"]
+fn packed_pipeline_to_40000() {
+    packed_through_the_pipeline(40_000);
+}
+
+fn packed_through_the_pipeline(upto: u64) {
     for text in ["0.6", "4!.0", "0.167"] {
-        let wide = sequence(text, &full(40_000, Method::Auto));
+        let wide = sequence(text, &full(upto, Method::Auto));
         for (from, window) in [(1_000, 512), (20, 100)] {
-            let seq = sequence(text, &packed(40_000, Method::Auto, from, window));
+            let seq = sequence(text, &packed(upto, Method::Auto, from, window));
             assert_eq!(seq.values, wide.values, "{text} {from} {window}");
         }
     }
@@ -1004,16 +1026,26 @@ fn a_packed_table_reads_back_every_value() {
 /// lose their bit: the class fixes one bit of every common value.
 #[test]
 fn officers_packs_into_a_byte_a_value() {
-    let seq = sequence("0.6", &packed(200_000, Method::Auto, 4096, 4096));
+    officers_packed(100_000);
+}
+
+#[test]
+#[ignore = "the same to heap 200,000: about 10 s of CPU; cargo test --workspace --lib -- --ignored officers_packed_to_200000"]
+fn officers_packed_to_200000() {
+    officers_packed(200_000);
+}
+
+fn officers_packed(upto: u64) {
+    let seq = sequence("0.6", &packed(upto, Method::Auto, 4096, 4096));
     assert_eq!(
         seq.values,
-        sequence("0.6", &full(200_000, Method::Auto)).values
+        sequence("0.6", &full(upto, Method::Auto)).values
     );
     let escaped = seq.values.escaped();
     assert!(escaped < 2_000, "{escaped} escaped");
-    let bytes = seq.values.bytes_used();
+    let bytes = seq.values.bytes_used() as u64;
     assert!(
-        bytes < 200_000 + 2 * (4096 + 2 * 4096) + 20 * 2_000,
+        bytes < upto + 2 * (4096 + 2 * 4096) + 20 * 2_000,
         "{bytes} bytes"
     );
 }

@@ -49,9 +49,10 @@ fn with_line() -> Options {
     }
 }
 
-#[test]
-fn every_row_up_to_9_piles_of_0_to_4_agrees_with_three_oracles() {
-    for len in 0..=9 {
+/// Every row of up to `longest` piles of 0 to 4 against minimax, the seed's DP and the generic
+/// solver: margin, optimal moves, the line, the totals and each first move's margin.
+fn rows_agree_with_three_oracles(longest: usize) {
+    for len in 0..=longest {
         all_rows(len, 5).par_iter().for_each(|row| {
             let a = analyse(row, &with_line()).unwrap();
             let expected = minimax(row);
@@ -75,8 +76,32 @@ fn every_row_up_to_9_piles_of_0_to_4_agrees_with_three_oracles() {
                 row.iter().map(|&v| i128::from(v)).sum::<i128>()
             );
             assert_eq!(a.first_total - a.second_total, a.margin);
+            // Each first move: the pile taken minus what the rest is worth to the opponent.
+            let n = row.len();
+            for &(end, margin) in &a.moves {
+                let (pile, rest) = match end {
+                    End::Left => (row[0], &row[1..]),
+                    End::Right => (row[n - 1], &row[..n - 1]),
+                };
+                assert_eq!(
+                    margin,
+                    i128::from(pile) - i128::from(minimax(rest)),
+                    "{row:?}"
+                );
+            }
         });
     }
+}
+
+#[test]
+fn every_row_up_to_8_piles_of_0_to_4_agrees_with_three_oracles() {
+    rows_agree_with_three_oracles(8);
+}
+
+#[test]
+#[ignore = "every row of up to 9 piles: about 16 s of CPU; cargo test --workspace --lib -- --ignored rows_of_9"]
+fn every_row_up_to_9_piles_of_0_to_4_agrees_with_three_oracles_rows_of_9() {
+    rows_agree_with_three_oracles(9);
 }
 
 #[test]
