@@ -353,3 +353,65 @@ fn list_options_parse_without_a_panic() {
     let v = json(&["can-i-win", "--pool", "2,3,5", "7"]);
     assert_eq!(v["pool"], serde_json::json!([2, 3, 5]));
 }
+
+/// The second audit (issue 30): a memory limit past the machine's let the engine allocate a
+/// table no machine holds (141 TB for Connect Four 7 x 6), and the process aborted. Such a
+/// table is refused up front whatever the limit says, and the table is asked of the system
+/// fallibly: one line and status 2.
+#[test]
+fn a_memory_limit_past_the_machine_is_refused_not_aborted() {
+    for args in [
+        &[
+            "solve",
+            "connect-four",
+            "--width",
+            "7",
+            "--height",
+            "6",
+            "--memory-limit",
+            "200T",
+        ][..],
+        &[
+            "connect-four",
+            "--width",
+            "7",
+            "--height",
+            "6",
+            "--memory-limit",
+            "200T",
+        ],
+        &[
+            "query",
+            "connect-four",
+            "--width",
+            "7",
+            "--height",
+            "6",
+            "--memory-limit",
+            "200T",
+        ],
+        &[
+            "solve",
+            "quixo",
+            "--size",
+            "5",
+            "--memory-limit",
+            "999999999G",
+        ],
+        &[
+            "solve",
+            "dodgem",
+            "--size",
+            "7",
+            "--memory-limit",
+            "999999999G",
+        ],
+        &["dodgem", "--size", "7", "--memory-limit", "999999999G"],
+    ] {
+        let message = assert_bad_input(args);
+        assert!(
+            message.contains("no --memory-limit makes room") || message.contains("refused the"),
+            "{args:?}: {message}"
+        );
+    }
+}

@@ -148,6 +148,17 @@ pub const BYTES_PER_POSITION: u64 = 2;
 /// (moves still open, the nearest known win and the farthest known loss).
 pub const RETROGRADE_BYTES_PER_POSITION: u64 = retrograde::PENDING_BYTES;
 
+/// This machine's memory in bytes (Linux: `MemTotal` in `/proc/meminfo`); `None` where it
+/// cannot be read. No memory limit makes a table larger than this fit: such a solve is refused
+/// up front whatever the limit says.
+#[must_use]
+pub fn machine_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kib.checked_mul(1024)
+}
+
 /// Bytes a solve of `game` takes: the records, and with retrograde analysis the side table of
 /// the largest tier.
 #[must_use]
@@ -206,6 +217,24 @@ pub enum EngineError {
         limit: u64,
         /// Indices in the game.
         indices: u64,
+    },
+    /// The table would not fit this machine's memory, whatever the memory limit says.
+    #[error(
+        "the solve needs {needed} bytes, more than this machine's {machine} bytes of memory (no memory limit makes room for it); solve a smaller variant"
+    )]
+    OverMachine {
+        /// Bytes the table would take.
+        needed: u64,
+        /// The machine's memory.
+        machine: u64,
+    },
+    /// The table could not be allocated (the system refused the memory).
+    #[error(
+        "the system refused the {bytes} bytes of the solve's table; lower the memory limit below the memory free, or solve a smaller variant"
+    )]
+    OutOfMemory {
+        /// Bytes asked for.
+        bytes: u64,
     },
     /// A move earns points: the engine values win, loss, tie and draw, not margins.
     #[error(

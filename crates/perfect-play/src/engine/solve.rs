@@ -423,12 +423,16 @@ where
             indices: count,
         });
     }
+    if let Some(machine) = super::machine_memory().filter(|&m| needed > m) {
+        return Err(EngineError::OverMachine { needed, machine });
+    }
     let tiers = tiers(game)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads)
         .build()
         .map_err(|e| EngineError::Threads(e.to_string()))?;
-    pool.install(|| Passes::new(game, count, options).run(&tiers, checkpoint, on_pass))
+    let passes = Passes::new(game, count, options)?;
+    pool.install(|| passes.run(&tiers, checkpoint, on_pass))
 }
 
 /// The game's tiers as index ranges, checked to cover the index exactly.
@@ -525,17 +529,24 @@ fn snapshot(cells: &[AtomicU16]) -> impl Iterator<Item = Record> + '_ {
 }
 
 impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
-    fn new(game: &'a G, count: u64, options: &Options) -> Passes<'a, G> {
-        Passes {
+    fn new(game: &'a G, count: u64, options: &Options) -> Result<Passes<'a, G>, EngineError> {
+        // Sized by the game: asked of the system first, so that a refusal is an error and not
+        // an abort.
+        let bytes = count.saturating_mul(std::mem::size_of::<AtomicU16>() as u64);
+        let len = usize::try_from(count).map_err(|_| EngineError::OutOfMemory { bytes })?;
+        let mut table = Vec::new();
+        table
+            .try_reserve_exact(len)
+            .map_err(|_| EngineError::OutOfMemory { bytes })?;
+        table.extend((0..len).map(|_| AtomicU16::new(Record::OPEN.bits())));
+        Ok(Passes {
             game,
             retrograde: options.retrograde,
             symmetric: options.symmetries && game.has_symmetries(),
-            table: (0..count)
-                .map(|_| AtomicU16::new(Record::OPEN.bits()))
-                .collect(),
+            table,
             decided: AtomicU64::new(0),
             positions: 0,
-        }
+        })
     }
 
     /// The position the solve works on at `index`: `None` for a hole, and with symmetries

@@ -625,6 +625,20 @@ fn too_large_a_table_is_refused_before_any_work() {
     let err = solve(&game, &Options::default(), &no_progress).unwrap_err();
     assert!(matches!(err, EngineError::OverMemory { needed, .. } if needed == 2 << 40));
     assert!(err.to_string().contains("raise the memory limit"), "{err}");
+    // With no limit at all, the machine's memory still refuses it: an error, not an abort.
+    let unlimited = Options {
+        memory_limit: u64::MAX,
+        ..Options::default()
+    };
+    let err = solve(&game, &unlimited, &no_progress).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            EngineError::OverMachine { needed, .. } | EngineError::OutOfMemory { bytes: needed }
+                if needed == 2 << 40
+        ),
+        "{err}"
+    );
 }
 
 #[test]

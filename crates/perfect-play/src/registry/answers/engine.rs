@@ -49,6 +49,16 @@ pub fn refuse_if_too_large(
         game.index_count() as f64 / POSITIONS_PER_SECOND,
     )?;
     let needed = game.solve_bytes(&Options::default());
+    if let Some(machine) = crate::engine::machine_memory().filter(|&m| needed > m) {
+        return Err(QueryError::BadInput(format!(
+            "{} has {} positions to solve, {} at {BYTES_PER_POSITION} bytes each and the largest tier's working table (about {} on one core), more than this machine's {} of memory: no --memory-limit makes room for it; choose a smaller variant",
+            game.title(),
+            game.index_count(),
+            parse::human_size(needed),
+            rough_duration(game.index_count() as f64 / POSITIONS_PER_SECOND),
+            parse::human_size(machine),
+        )));
+    }
     if needed > limit {
         return Err(QueryError::BadInput(format!(
             "{} has {} positions to solve, {} at {BYTES_PER_POSITION} bytes each and the largest tier's working table (about {} on one core), above the memory limit of {}; raise --memory-limit or choose a smaller variant",
