@@ -49,10 +49,28 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    let cli = match args::Cli::try_parse_from(args) {
+    let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    let cli = match args::Cli::try_parse_from(&args) {
         Ok(cli) => cli,
         Err(e) => {
             return match e.kind() {
+                // `solve` or `query` without a game is bad input, as a game without its
+                // position is: one line. `perfect-play` alone prints the help.
+                ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+                    if args.len() > 1 && !args[1].to_string_lossy().starts_with('-') =>
+                {
+                    let command = args[1].to_string_lossy();
+                    let games: Vec<&str> = perfect_play::registry::engine_games()
+                        .map(|g| g.name)
+                        .collect();
+                    report(
+                        io,
+                        &format!(
+                            "{command} needs a game: {} (see perfect-play {command} --help)",
+                            games.join(", ")
+                        ),
+                    )
+                }
                 ErrorKind::DisplayHelp
                 | ErrorKind::DisplayVersion
                 | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => finish_write(

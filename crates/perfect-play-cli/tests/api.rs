@@ -3,7 +3,7 @@
 //! to, bad input, the budget refusal and garbage requests.
 
 use perfect_play_cli::explorer::Explorer;
-use serde_json::Value;
+use serde_json::{Value, json};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::sync::{Arc, OnceLock, mpsc};
@@ -345,7 +345,7 @@ fn bad_input_is_400_unknown_games_and_paths_404_with_a_json_error() {
         ("/api/v1/tic-tac-toe?position=xxxxxxxxx", 400),
         ("/api/v1/dodgem?size=99", 400),
         ("/api/v1/subtraction?moves=1,2", 400),
-        ("/api/v1/octal?position=0.77", 400),
+        ("/api/v1/octal?position=0.7z+3", 400),
         ("/api/v1/nim?position=%FF%FE", 400),
         ("/api/v1/nim?position=%zz", 400),
         ("/api/v1/chess?position=e4", 404),
@@ -524,4 +524,19 @@ fn the_best_line_can_be_followed_move_by_move() {
             }
         }
     }
+}
+
+/// The second audit (issue 30): the documented `values=true&upto=N` of an octal code was
+/// refused without heaps ("give a position"); the code alone is the game with no heaps.
+#[test]
+fn an_octal_code_alone_gives_its_values() {
+    let address = server();
+    let (status, body) = get_at(address, "/api/v1/octal?position=0.77&values=true&upto=10");
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["values"], json!([0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2]));
+    assert_eq!(
+        (&body["outcome"], &body["moves"]),
+        (&json!("loss"), &json!([]))
+    );
+    assert_eq!(body["position"], "0.77");
 }

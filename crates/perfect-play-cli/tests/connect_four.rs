@@ -187,3 +187,28 @@ fn a_killed_solve_resumes_and_writes_the_same_database() {
     }
     panic!("the solve always finished before it could be killed");
 }
+
+/// The second audit (issue 30): a finished board (four in a row) was refused as "not in the
+/// table"; it is answered as tic-tac-toe answers one: lost for the player to move, in 0.
+#[test]
+fn a_finished_board_is_answered() {
+    for args in [
+        &["connect-four", "1212121"][..],
+        &[
+            "query",
+            "connect-four",
+            "--width",
+            "4",
+            "--height",
+            "4",
+            "4322231124",
+        ],
+    ] {
+        let v = json(args);
+        assert_eq!(
+            (&v["outcome"], &v["remoteness"], &v["moves"]),
+            (&json!("loss"), &json!(0), &json!([])),
+            "{args:?}"
+        );
+    }
+}

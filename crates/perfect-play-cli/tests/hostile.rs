@@ -415,3 +415,56 @@ fn a_memory_limit_past_the_machine_is_refused_not_aborted() {
         );
     }
 }
+
+/// The second audit (issue 30): `solve` and `query` without a game printed their help on
+/// stdout and exited 0; like any command missing its input they say so in one line, status 2.
+#[test]
+fn solve_and_query_without_a_game_are_bad_input() {
+    for command in ["solve", "query"] {
+        let message = assert_bad_input(&[command]);
+        assert!(message.contains("needs a game: tic-tac-toe"), "{message}");
+    }
+    // The program alone still prints its help.
+    let out = run(&[]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Usage"));
+}
+
+/// The second audit (issue 30): equal heaps gave duplicate winning moves, against "a move is
+/// one distinct resulting position". Every winning move listed leads to a different position.
+#[test]
+fn equal_heaps_give_each_winning_move_once() {
+    for (args, distinct) in [
+        (&["nim", "3", "3", "3"][..], 1),
+        (&["subtraction", "--moves", "1,3", "5", "12", "12"], 4),
+        (&["octal", "0.77", "9", "9", "--misere"], 1),
+        (
+            &[
+                "subtraction",
+                "--moves",
+                "2,5,7",
+                "12",
+                "12",
+                "11",
+                "--misere",
+            ],
+            2,
+        ),
+    ] {
+        let v = json(args);
+        assert_eq!(v["winning_moves_total"], distinct, "{args:?}: {v}");
+        let positions: std::collections::BTreeSet<Vec<u64>> = v["moves"]
+            .as_array()
+            .expect("moves")
+            .iter()
+            .filter(|m| m["outcome"] == "win")
+            .map(|m| {
+                let words = m["position"].as_str().expect("position").split_whitespace();
+                let mut heaps: Vec<u64> = words.filter_map(|w| w.parse().ok()).collect();
+                heaps.sort_unstable();
+                heaps
+            })
+            .collect();
+        assert_eq!(positions.len(), distinct, "{args:?}: {v}");
+    }
+}

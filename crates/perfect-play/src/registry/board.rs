@@ -6,7 +6,7 @@
 use crate::engine::{
     self, Checkpoint, Counts, EngineError, IndexedGame, Options, Progress, Record, Solution,
 };
-use crate::game::Transition;
+use crate::game::{Ending, Transition};
 use crate::games::notation::NotationError;
 use crate::player::Outcome;
 use serde::Serialize;
@@ -275,7 +275,30 @@ impl<G: BoardGame> EngineGame for G {
             Some(text) => self.parse_position(text)?,
             None => self.start(),
         };
-        let read = engine::analyse_by(self, lookup, &position).ok_or(AnswerError::NotInTable)?;
+        let Some(read) = engine::analyse_by(self, lookup, &position) else {
+            // A finished position may have no record (Connect Four keeps none for a board
+            // with four in a row): its value is the game's ending, with no move left.
+            if !self.moves(&position).is_empty() {
+                return Err(AnswerError::NotInTable);
+            }
+            let outcome = match self.no_moves(&position) {
+                Ending::Win => Outcome::Win,
+                Ending::Loss => Outcome::Loss,
+                Ending::Draw => Outcome::Tie,
+                Ending::Score(margin) => Outcome::from_margin(margin),
+            };
+            return Ok(PositionAnswer {
+                game: BoardGame::name(self),
+                variant: BoardGame::variant(self),
+                first_to_move: BoardGame::first_to_move(self, &position),
+                outcome,
+                remoteness: Some(0),
+                moves: Vec::new(),
+                best_line: Vec::new(),
+                position: self.notation_given(text, &position),
+                picture: self.picture(&position),
+            });
+        };
         let moves = read
             .moves
             .iter()

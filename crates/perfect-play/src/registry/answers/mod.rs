@@ -95,3 +95,15 @@ pub fn from_table(
     }
     Ok(answer)
 }
+
+/// The moves with the first kept of those that lead to the same position: equal heaps give
+/// the same positions, and a move is one distinct resulting position. `after` gives the heaps
+/// a move leaves (in any order).
+fn distinct<M, H: Ord>(moves: &mut Vec<M>, after: impl Fn(&M) -> Vec<H>) {
+    let mut seen = std::collections::BTreeSet::new();
+    moves.retain(|m| {
+        let mut heaps = after(m);
+        heaps.sort();
+        seen.insert(heaps)
+    });
+}

@@ -35,7 +35,13 @@ pub fn report(heaps: &[u64], misere: bool, budget: &Budget) -> Report<NimAnswer>
         max_work: budget.cap(defaults.max_work, 2_000),
         memory_limit: budget.memory(defaults.memory_limit),
     };
-    let analysis = nim::analyse(heaps, misere, &limits);
+    let mut analysis = nim::analyse(heaps, misere, &limits);
+    // Equal heaps give the same positions: each listed once, for the first of them.
+    super::distinct(&mut analysis.winning_moves, |m| after(heaps, m));
+    super::distinct(&mut analysis.moves, |m| after(heaps, &m.mv));
+    if let Some(optimal) = analysis.optimal_moves.as_mut() {
+        super::distinct(optimal, |m| after(heaps, m));
+    }
     let answer = answer_of(heaps, misere, &analysis);
     Report { analysis, answer }
 }

@@ -188,12 +188,8 @@ pub fn answer(params: &Params, position: &str, budget: &Budget) -> Result<Answer
     let heaps = words
         .map(|h| super::subtraction::parse_heap("heap", h))
         .collect::<Result<Vec<_>, _>>()?;
-    if heaps.is_empty() {
-        return Err(QueryError::BadInput(format!(
-            "give the heaps after the code, e.g. {} 3 4 5",
-            typed(&code)
-        )));
-    }
+    // The code alone is the game with no heaps (the player to move has lost): with `values`,
+    // what a page asks to draw the values.
     let plan = plan(
         &code,
         largest(&heaps),
@@ -254,8 +250,12 @@ pub fn report(
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let a = octal::analyse_misere(code, &small, budget.cap(MISERE_STATES, 2_000))
+        let mut a = octal::analyse_misere(code, &small, budget.cap(MISERE_STATES, 2_000))
             .map_err(QueryError::bad)?;
+        // Equal heaps give the same positions: each listed once, for the first of them.
+        super::distinct(&mut a.winning_moves, |m| {
+            after_heap_move(heaps, m.heap, &m.leaves)
+        });
         details.insert("positions_searched".into(), json!(a.states));
         let (outcome, winning) = (a.outcome, a.winning_moves.clone());
         let total = BigUint::from(winning.len());
@@ -275,7 +275,9 @@ pub fn report(
     let (moves, complete) = every_move(code, heaps, &winning, &total);
     let mut answer = Answer {
         game: "octal",
-        position: format!("{} {}", typed(code), join(heaps)),
+        position: format!("{} {}", typed(code), join(heaps))
+            .trim_end()
+            .to_string(),
         to_move: Side::First,
         outcome,
         first_player_wins: outcome == Outcome::Win,

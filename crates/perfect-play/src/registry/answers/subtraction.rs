@@ -194,8 +194,15 @@ pub fn report(
     limits: &Limits,
     budget: &Budget,
 ) -> Result<Report<Analysis>, QueryError> {
-    let a = subtraction::analyse(&game.set, game.rule, piles, limits)
+    let mut a = subtraction::analyse(&game.set, game.rule, piles, limits)
         .map_err(|e| query_error(e, budget))?;
+    // Equal piles give the same positions: each listed once, for the first of them.
+    super::distinct(&mut a.winning_moves, |m| {
+        let left: Vec<BigUint> = std::iter::once(m.leaves.clone())
+            .filter(|l| *l != BigUint::ZERO)
+            .collect();
+        after_heap_move(piles, m.pile, &left)
+    });
     let answer = answer_of(game, piles, &a, pattern);
     Ok(Report {
         analysis: a,
