@@ -157,6 +157,16 @@ pub(crate) fn first_line(message: &str) -> String {
             body.push(line);
         }
     }
+    // clap repeats the value it refused: a long one is shortened as the library's parsers do.
+    let body: Vec<String> = body
+        .iter()
+        .map(|line| {
+            line.split(' ')
+                .map(perfect_play::parse::shorten)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
     let mut text = body.join(" ").trim_start_matches("error: ").to_string();
     tips.push("see perfect-play --help".to_string());
     text.push_str(&format!(" ({})", tips.join("; ")));

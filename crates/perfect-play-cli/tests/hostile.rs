@@ -239,7 +239,7 @@ fn messages_name_the_argument_the_value_and_what_is_accepted() {
         (&["can-i-win", "--pool", "", "5"], &["--pool", "empty list"]),
         (
             &["stones", "--max-piles", "-1", "1"],
-            &["--max-piles", "-1", "negative", "1 or more"],
+            &["--max-piles", "-1", "negative", "from 1 to"],
         ),
         (
             &["can-i-win", "--", "-1", "5"],
@@ -467,4 +467,22 @@ fn equal_heaps_give_each_winning_move_once() {
             .collect();
         assert_eq!(positions.len(), distinct, "{args:?}: {v}");
     }
+}
+
+/// The second audit (issue 30): the command line's own errors repeated a refused value whole
+/// (100 KB lines for `schema` and the top level with 100,000 `x`), and a number too large
+/// was told "0 or more" without the upper bound.
+#[test]
+fn errors_shorten_long_values_and_name_the_upper_bound() {
+    let long = "x".repeat(100_000);
+    for args in [&["schema", long.as_str()][..], &[long.as_str()]] {
+        let message = assert_bad_input(args);
+        assert!(message.len() < 1_000, "{} bytes", message.len());
+        assert!(message.contains("characters)"), "{message}");
+    }
+    let message = assert_bad_input(&["nim", "1000000000000000000000000000000"]);
+    assert!(
+        message.contains("from 0 to 18446744073709551615"),
+        "{message}"
+    );
 }

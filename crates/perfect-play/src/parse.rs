@@ -75,8 +75,11 @@ pub enum NumberError {
 }
 
 fn accepted(min: i128, max: i128) -> String {
-    if max == i128::from(u64::MAX) || max == i128::MAX {
+    if max == i128::MAX {
         format!("{min} or more")
+    } else if max == i128::from(u64::MAX) {
+        // The upper bound is real: a larger number is refused, so the message names it.
+        format!("from {min} to {max} (2^64 - 1)")
     } else {
         format!("from {min} to {max}")
     }
