@@ -486,3 +486,19 @@ fn errors_shorten_long_values_and_name_the_upper_bound() {
         "{message}"
     );
 }
+
+/// The second audit (issue 30): `stones` ignored `--memory-limit` (200,000 piles ran under
+/// 1K). The rows of margins are counted and refused past the limit.
+#[test]
+fn stones_hold_the_memory_limit() {
+    let row: Vec<String> = (0..100).map(|i| (i % 7).to_string()).collect();
+    let mut args = vec!["stones", "--memory-limit", "1K"];
+    args.extend(row.iter().map(String::as_str));
+    let message = assert_bad_input(&args);
+    assert!(
+        message.contains("above the memory limit of 1 KiB"),
+        "{message}"
+    );
+    args[2] = "1M";
+    assert_eq!(json(&args)["pile_count"], 100);
+}

@@ -41,6 +41,18 @@ pub enum TakeEndsError {
         /// Seconds the margin would take, scaled from the measured 3.4 s at 100,000 piles.
         estimated_seconds: u64,
     },
+    /// The rows of margins would exceed the memory limit.
+    #[error(
+        "the margins of {piles} piles need {needed} for their rows of numbers, above the memory limit of {limit}; raise it with --memory-limit"
+    )]
+    OverMemory {
+        /// Row length.
+        piles: usize,
+        /// Memory the rows need, for a person.
+        needed: String,
+        /// The limit in force, for a person.
+        limit: String,
+    },
     /// The decision table for the optimal line would exceed the memory limit.
     #[error(
         "the optimal line of {piles} piles needs {needed_mib} MiB of decision bits, above the limit of {limit_mib} MiB; raise it with --memory-limit or leave out --line"
@@ -172,6 +184,13 @@ pub fn stone_game(piles: &[i64]) -> Result<bool, TakeEndsError> {
     Ok(analyse(piles, &Options::default())?.first_player_wins)
 }
 
+/// Bytes the margin pass keeps for `n` piles at most: the piles and two rows of margins,
+/// 16 bytes a number when they need 128 bits.
+#[must_use]
+pub fn rows_bytes(n: usize) -> u64 {
+    3 * 16 * (n as u64 + 1)
+}
+
 /// Bytes of decision bits the optimal line of `n` piles needs (one bit per interval, each
 /// length's row rounded up to whole 64-bit words).
 #[must_use]
@@ -194,6 +213,13 @@ pub fn analyse(piles: &[i64], options: &Options) -> Result<Analysis, TakeEndsErr
             piles: n,
             limit: options.max_piles,
             estimated_seconds: (3.4 * scale * scale).ceil() as u64,
+        });
+    }
+    if rows_bytes(n) > options.memory_limit {
+        return Err(TakeEndsError::OverMemory {
+            piles: n,
+            needed: crate::parse::human_size(rows_bytes(n)),
+            limit: crate::parse::human_size(options.memory_limit),
         });
     }
     if options.line && line_bytes(n) > options.memory_limit {
