@@ -236,6 +236,10 @@ impl Explorer {
 
     /// The served database of this game and variant, if any (the game built from `params`).
     fn database_for(&self, spec: &GameInfo, params: &Params) -> Option<&ServedDatabase> {
+        // Built only when a database of the game is served: the answer builds it again.
+        if self.databases.iter().all(|d| d.game.name != spec.name) {
+            return None;
+        }
         let built = spec.build(params)?.ok()?;
         let variant = built.variant();
         self.databases
