@@ -210,10 +210,7 @@ pub fn report(
         winning_moves: a.winning_moves.iter().map(|&p| json!(p)).collect(),
         winning_moves_total: json!(a.winning_moves.len()),
         best_line: Some(a.best_line.iter().map(|&p| json!(p)).collect()),
-        method: serde_json::to_value(a.method)
-            .ok()
-            .and_then(|m| m.as_str().map(str::to_string))
-            .unwrap_or_default(),
+        method: super::word(&a.method),
         details,
     };
     answer.sort_moves();

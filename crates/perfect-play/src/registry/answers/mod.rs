@@ -43,6 +43,14 @@ pub fn heap_move<T: serde::Serialize>(heap: usize, take: u64, leaves: Vec<T>) ->
     json!({"heap": heap + 1, "take": take, "leaves": leaves})
 }
 
+/// The name a value serialises to (`bit-table`, `grundy-sum`): an answer's `method`.
+fn word<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_value(value)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
 /// A space-separated list: positions of heaps and piles in the notation the families take.
 pub fn join<T: std::fmt::Display>(items: &[T]) -> String {
     items

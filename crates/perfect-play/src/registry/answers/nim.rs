@@ -140,10 +140,7 @@ fn answer_of(heaps: &[u64], misere: bool, a: &NimAnswer) -> Answer {
         winning_moves: moves_of(&a.winning_moves),
         winning_moves_total: json!(a.winning_moves.len()),
         best_line,
-        method: serde_json::to_value(a.method)
-            .ok()
-            .and_then(|m| m.as_str().map(str::to_string))
-            .unwrap_or_default(),
+        method: super::word(&a.method),
         details,
     };
     answer.sort_moves();

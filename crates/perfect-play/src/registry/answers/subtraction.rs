@@ -272,10 +272,7 @@ fn answer_of(game: &Game, piles: &[BigUint], a: &Analysis, pattern: bool) -> Ans
         winning_moves_total: json!(winning.len()),
         winning_moves: winning,
         best_line: None,
-        method: serde_json::to_value(a.method)
-            .ok()
-            .and_then(|m| m.as_str().map(str::to_string))
-            .unwrap_or_default(),
+        method: super::word(&a.method),
         details,
     };
     answer.sort_moves();
