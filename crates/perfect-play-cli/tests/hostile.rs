@@ -360,53 +360,25 @@ fn list_options_parse_without_a_panic() {
 /// fallibly: one line and status 2.
 #[test]
 fn a_memory_limit_past_the_machine_is_refused_not_aborted() {
+    let c4 = [
+        "connect-four",
+        "--width",
+        "7",
+        "--height",
+        "6",
+        "--memory-limit",
+        "200T",
+    ];
+    let huge = "999999999G";
+    let solve_c4: Vec<&str> = std::iter::once("solve").chain(c4).collect();
+    let query_c4: Vec<&str> = std::iter::once("query").chain(c4).collect();
     for args in [
-        &[
-            "solve",
-            "connect-four",
-            "--width",
-            "7",
-            "--height",
-            "6",
-            "--memory-limit",
-            "200T",
-        ][..],
-        &[
-            "connect-four",
-            "--width",
-            "7",
-            "--height",
-            "6",
-            "--memory-limit",
-            "200T",
-        ],
-        &[
-            "query",
-            "connect-four",
-            "--width",
-            "7",
-            "--height",
-            "6",
-            "--memory-limit",
-            "200T",
-        ],
-        &[
-            "solve",
-            "quixo",
-            "--size",
-            "5",
-            "--memory-limit",
-            "999999999G",
-        ],
-        &[
-            "solve",
-            "dodgem",
-            "--size",
-            "7",
-            "--memory-limit",
-            "999999999G",
-        ],
-        &["dodgem", "--size", "7", "--memory-limit", "999999999G"],
+        &solve_c4[..],
+        &c4[..],
+        &query_c4[..],
+        &["solve", "quixo", "--size", "5", "--memory-limit", huge],
+        &["solve", "dodgem", "--size", "7", "--memory-limit", huge],
+        &["dodgem", "--size", "7", "--memory-limit", huge],
     ] {
         let message = assert_bad_input(args);
         assert!(
