@@ -15,6 +15,7 @@ fuzz_target!(|text: &str| {
             max_values: 4096,
             max_work: 1_000_000,
             max_misere_states: 1000,
+            ..Limits::default()
         };
         let _ = analyse_sum(&components, &small);
     }

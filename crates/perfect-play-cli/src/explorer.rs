@@ -8,6 +8,7 @@
 //! `position` included) and to the answer the `query` answered.
 
 use crate::commands::{self, Budget};
+use perfect_play::budget::Cancel;
 use perfect_play::engine::Database;
 use perfect_play::registry::{
     self, Answer, EngineGame, GameInfo, ParamKind, Params, QueryError, answers,
@@ -35,6 +36,9 @@ pub enum ExploreError {
         /// The budget, in seconds.
         budget_seconds: f64,
     },
+    /// The work was cancelled (the client left, or the budget's deadline passed).
+    #[error("the answer was cancelled before it was ready")]
+    Cancelled,
 }
 
 /// The game of that name (or alias) in the library's registry.
@@ -197,6 +201,19 @@ impl std::fmt::Debug for Explorer {
 impl Explorer {
     /// The answer for `game` at the position and options in `params` (query parameters).
     pub fn answer(&self, game: &str, params: &[(String, String)]) -> Result<Value, ExploreError> {
+        self.answer_until(game, params, &Cancel::new())
+    }
+
+    /// [`Explorer::answer`], stopped with [`ExploreError::Cancelled`] once `cancel` is raised.
+    ///
+    /// # Errors
+    /// As [`Explorer::answer`].
+    pub fn answer_until(
+        &self,
+        game: &str,
+        params: &[(String, String)],
+        cancel: &Cancel,
+    ) -> Result<Value, ExploreError> {
         let spec = self::game(game).ok_or_else(|| ExploreError::UnknownGame(game.into()))?;
         let mut position = String::new();
         let mut given = Map::new();
@@ -225,7 +242,7 @@ impl Explorer {
         let answer = match self.database_for(spec, &checked) {
             Some(served) => read_served(served, &position)?,
             None => spec
-                .answer(&checked, &position, &self.budget())
+                .answer(&checked, &position, &self.budget(cancel))
                 .map_err(refusal)?,
         };
         let mut answer = answer.to_json();
@@ -247,10 +264,11 @@ impl Explorer {
             .find(|d| d.game.name == spec.name && d.engine.variant() == variant)
     }
 
-    fn budget(&self) -> Budget {
+    fn budget(&self, cancel: &Cancel) -> Budget {
         Budget {
             seconds: Some(self.budget_seconds),
             small: self.small_limits,
+            cancel: cancel.clone(),
             ..Budget::default()
         }
     }
@@ -307,6 +325,7 @@ fn refusal(e: QueryError) -> ExploreError {
             budget_seconds: over.budget,
         },
         QueryError::BadInput(message) => ExploreError::BadInput(message),
+        QueryError::Cancelled(_) => ExploreError::Cancelled,
     }
 }
 
@@ -316,23 +335,34 @@ impl perfect_play_server::Oracle for Explorer {
         catalogue(&self.databases)
     }
 
+    fn budget_seconds(&self) -> Option<f64> {
+        Some(self.budget_seconds)
+    }
+
     fn answer(
         &self,
         game: &str,
         params: &[(String, String)],
+        cancel: &Cancel,
     ) -> Result<Value, perfect_play_server::Refusal> {
-        Explorer::answer(self, game, params).map_err(|e| match e {
-            ExploreError::UnknownGame(_) => perfect_play_server::Refusal::NotFound(e.to_string()),
-            ExploreError::BadInput(message) => perfect_play_server::Refusal::BadRequest(message),
-            ExploreError::OverBudget {
-                message,
-                estimate_seconds,
-                budget_seconds,
-            } => perfect_play_server::Refusal::OverBudget {
-                message,
-                estimate_seconds,
-                budget_seconds,
-            },
-        })
+        self.answer_until(game, params, cancel)
+            .map_err(|e| match e {
+                ExploreError::UnknownGame(_) => {
+                    perfect_play_server::Refusal::NotFound(e.to_string())
+                }
+                ExploreError::BadInput(message) => {
+                    perfect_play_server::Refusal::BadRequest(message)
+                }
+                ExploreError::OverBudget {
+                    message,
+                    estimate_seconds,
+                    budget_seconds,
+                } => perfect_play_server::Refusal::OverBudget {
+                    message,
+                    estimate_seconds,
+                    budget_seconds,
+                },
+                ExploreError::Cancelled => perfect_play_server::Refusal::Cancelled,
+            })
     }
 }

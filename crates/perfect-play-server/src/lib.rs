@@ -7,7 +7,8 @@
 //!
 //! Every request gets an answer: bad input is 400, an unknown game or path 404, a query whose
 //! estimated cost is above the per-request budget 422 (refused before any work, never queued),
-//! each with `{"error": "..."}`.
+//! each with `{"error": "..."}`. Work under way is cancelled when its client leaves, and when
+//! the budget runs out (then 422 too, "stopped at the budget").
 
 use axum::Router;
 use axum::extract::{Path, RawQuery, State};
@@ -15,10 +16,12 @@ use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use lru::LruCache;
+use perfect_play::budget::Cancel;
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::num::NonZeroUsize;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 use tokio::sync::Semaphore;
 
 /// Why an oracle does not answer.
@@ -40,14 +43,38 @@ pub enum Refusal {
         /// The budget, in seconds.
         budget_seconds: f64,
     },
+    /// The work was cancelled through the [`Cancel`] it was given.
+    #[error("the answer was cancelled before it was ready")]
+    Cancelled,
 }
 
 /// What the server asks about games.
 pub trait Oracle: Send + Sync + 'static {
     /// Every game with its parameters and example positions (`GET /api/v1/games`).
     fn games(&self) -> Value;
-    /// The answer for `game` with these query parameters (`position` among them).
-    fn answer(&self, game: &str, params: &[(String, String)]) -> Result<Value, Refusal>;
+    /// The answer for `game` with these query parameters (`position` among them); long work
+    /// stops with [`Refusal::Cancelled`] once `cancel` is raised.
+    fn answer(
+        &self,
+        game: &str,
+        params: &[(String, String)],
+        cancel: &Cancel,
+    ) -> Result<Value, Refusal>;
+    /// Seconds one answer may take, counted from the request's arrival: past them the work
+    /// is cancelled and the request answered 422. None: no deadline.
+    fn budget_seconds(&self) -> Option<f64> {
+        None
+    }
+}
+
+/// Raises its flag when dropped: a handler dropped because its client left cancels the work
+/// it started.
+struct CancelOnDrop(Cancel);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.cancel();
+    }
 }
 
 /// The longest query string accepted (bytes): far past any real position.
@@ -149,7 +176,8 @@ pub fn openapi_document(games: &Value) -> Value {
                     "200": reply("the answer", "Answer"),
                     "400": reply("a position or parameter that is not accepted", "Error"),
                     "404": reply("no such game", "Error"),
-                    "422": reply("the estimated time is above the per-request budget (refused before any work)", "OverBudget"),
+                    "422": reply("the estimated time is above the per-request budget (refused before any work), or the work ran past the budget and was stopped", "OverBudget"),
+                    "503": reply("every worker stayed busy for the whole budget; try again after Retry-After seconds", "Error"),
                 },
             }
         });
@@ -311,15 +339,36 @@ async fn position(
     {
         return json_response(status, body.to_string());
     }
-    let Ok(_permit) = shared.workers.acquire().await else {
+    // The budget counts from the arrival: the wait for a worker is part of it.
+    let budget = shared.oracle.budget_seconds();
+    let deadline = budget.map(|b| tokio::time::Instant::now() + Duration::from_secs_f64(b));
+    let Ok(permit) = until(deadline, shared.workers.acquire()).await else {
+        return over_budget_waiting(budget);
+    };
+    let Ok(_permit) = permit else {
         return error(
             StatusCode::SERVICE_UNAVAILABLE,
             "the server is shutting down",
         );
     };
+    let cancel = Cancel::new();
+    let _cancel_when_dropped = CancelOnDrop(cancel.clone());
     let oracle = Arc::clone(&shared.oracle);
     let (game, params) = key.clone();
-    let answered = tokio::task::spawn_blocking(move || oracle.answer(&game, &params)).await;
+    let worker_cancel = cancel.clone();
+    let mut work =
+        tokio::task::spawn_blocking(move || oracle.answer(&game, &params, &worker_cancel));
+    let answered = match until(deadline, &mut work).await {
+        Ok(answered) => answered,
+        Err(_) => {
+            // Past the budget: the work stops at its next look at the flag (well under a
+            // second) and its worker comes free; the refusal is not cached (a quieter moment
+            // may answer it).
+            cancel.cancel();
+            let _ = work.await;
+            return over_budget_stopped(budget);
+        }
+    };
     let (status, body) = match answered {
         Ok(Ok(value)) => (StatusCode::OK, value),
         Ok(Err(Refusal::NotFound(message))) => (StatusCode::NOT_FOUND, json!({ "error": message })),
@@ -338,6 +387,8 @@ async fn position(
                 "budget_seconds": budget_seconds,
             }),
         ),
+        // Raised only here, past the deadline, or by a client gone (nobody reads this).
+        Ok(Err(Refusal::Cancelled)) => return over_budget_stopped(budget),
         Err(_) => {
             return error(
                 StatusCode::INTERNAL_SERVER_ERROR,
@@ -351,4 +402,44 @@ async fn position(
         cache.put(key, (status, Arc::clone(&body)));
     }
     json_response(status, body.to_string())
+}
+
+/// `future`, or `Err` once `deadline` passes (never without one).
+async fn until<F: std::future::IntoFuture>(
+    deadline: Option<tokio::time::Instant>,
+    future: F,
+) -> Result<F::Output, tokio::time::error::Elapsed> {
+    match deadline {
+        Some(deadline) => tokio::time::timeout_at(deadline, future).await,
+        None => Ok(future.await),
+    }
+}
+
+/// 422 for work stopped at the budget.
+fn over_budget_stopped(budget: Option<f64>) -> Response<String> {
+    let budget = budget.unwrap_or(0.0);
+    json_response(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        json!({
+            "error": format!("the answer needs more than the budget of {budget:.1} s; ask the perfect-play command instead"),
+            "estimate_seconds": budget,
+            "budget_seconds": budget,
+        })
+        .to_string(),
+    )
+}
+
+/// 503 for a request whose budget ran out while it waited for a worker.
+fn over_budget_waiting(budget: Option<f64>) -> Response<String> {
+    let mut response = error(
+        StatusCode::SERVICE_UNAVAILABLE,
+        &format!(
+            "every worker stayed busy for the whole budget of {:.1} s; try again shortly",
+            budget.unwrap_or(0.0)
+        ),
+    );
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+    response
 }

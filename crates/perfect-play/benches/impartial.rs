@@ -4,6 +4,7 @@
 //! - Subtract a square: the mex over the squares, which is the definition and the fast way.
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use perfect_play::budget::Cancel;
 use perfect_play::impartial::rule::{self, SetRule};
 use perfect_play::octal::{GrundySequence, Method, OctalCode, Options};
 use std::hint::black_box;
@@ -33,15 +34,21 @@ fn grundys_game(c: &mut Criterion) {
 }
 
 fn rule_sets(c: &mut Criterion) {
+    let never = Cancel::new();
     let upto = 1u64 << 16;
     let primes = SetRule::Primes.members_up_to(upto);
     let mut group = c.benchmark_group(format!("primes_{upto}"));
     group.sample_size(10);
     group.bench_function("perfect-play", |b| {
-        b.iter(|| rule::by_option_bitsets(black_box(&primes), upto, &|_, _| {}).len());
+        b.iter(|| {
+            rule::by_option_bitsets(black_box(&primes), upto, &never, &|_, _| {})
+                .map_or(0, |v| v.len())
+        });
     });
     group.bench_function("baseline", |b| {
-        b.iter(|| rule::by_mex(black_box(&primes), upto, &|_, _| {}).len());
+        b.iter(|| {
+            rule::by_mex(black_box(&primes), upto, &never, &|_, _| {}).map_or(0, |v| v.len())
+        });
     });
     group.finish();
     let upto = 1_000_000u64;
@@ -49,7 +56,9 @@ fn rule_sets(c: &mut Criterion) {
     let mut group = c.benchmark_group(format!("squares_{upto}"));
     group.sample_size(10);
     group.bench_function("perfect-play", |b| {
-        b.iter(|| rule::by_mex(black_box(&squares), upto, &|_, _| {}).len());
+        b.iter(|| {
+            rule::by_mex(black_box(&squares), upto, &never, &|_, _| {}).map_or(0, |v| v.len())
+        });
     });
     group.finish();
 }

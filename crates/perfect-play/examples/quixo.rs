@@ -16,6 +16,7 @@ fn main() {
         threads: number(1, 0) as usize,
         retrograde: args.get(2).is_none_or(|m| m != "passes"),
         symmetries: args.get(3).is_none_or(|m| m != "all"),
+        ..Options::default()
     };
     let start = Instant::now();
     let solution = solve(&game, &options, &|_| {}).expect("solved");

@@ -72,6 +72,9 @@ pub enum SolveError {
     /// acyclic games) cannot value. The engine's retrograde analysis handles loopy games.
     #[error("the game has a loop: a position repeats along a line of play")]
     Cycle,
+    /// The search was cancelled (see [`Solver::with_cancel`]).
+    #[error(transparent)]
+    Cancelled(#[from] crate::budget::Cancelled),
 }
 
 /// A position being expanded on the solver's explicit stack.
@@ -108,7 +111,14 @@ pub struct Solver<G: Game> {
     limit: usize,
     memory_limit: u64,
     bytes: u64,
+    cancel: Option<crate::budget::Cancel>,
+    /// Frames opened, to check `cancel` once every [`CANCEL_CHECK_FRAMES`].
+    frames: u64,
 }
+
+/// Frames the search opens between two looks at its cancellation flag (well under a
+/// millisecond of search).
+const CANCEL_CHECK_FRAMES: u64 = 4096;
 
 impl<G: Game> Solver<G> {
     /// A solver with an empty table and no limit on its size.
@@ -125,6 +135,17 @@ impl<G: Game> Solver<G> {
             limit,
             memory_limit: u64::MAX,
             bytes: 0,
+            cancel: None,
+            frames: 0,
+        }
+    }
+
+    /// This solver, stopping with [`SolveError::Cancelled`] once `cancel` is raised.
+    #[must_use]
+    pub fn with_cancel(self, cancel: crate::budget::Cancel) -> Self {
+        Solver {
+            cancel: Some(cancel),
+            ..self
         }
     }
 
@@ -230,10 +251,16 @@ impl<G: Game> Solver<G> {
 
     /// A new frame for `position`, after the checks that keep the search within its limits.
     fn frame(
-        &self,
+        &mut self,
         position: G::Position,
         on_stack: &mut FxHashSet<G::Position>,
     ) -> Result<Frame<G::Position, G::Move>, SolveError> {
+        self.frames += 1;
+        if self.frames.is_multiple_of(CANCEL_CHECK_FRAMES)
+            && let Some(cancel) = &self.cancel
+        {
+            cancel.check()?;
+        }
         // Every frame on the stack will be stored: count them with the table.
         if self.table.len() + on_stack.len() >= self.limit {
             return Err(SolveError::TooManyPositions(self.limit));

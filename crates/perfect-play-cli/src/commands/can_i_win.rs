@@ -11,7 +11,7 @@ use perfect_play::registry::Side;
 use perfect_play::registry::answers::can_i_win as answers;
 use serde_json::json;
 
-fn options(args: &CanIWinArgs, budget: Budget) -> Options {
+fn options(args: &CanIWinArgs, budget: &Budget) -> Options {
     let defaults = Options::default();
     let asked = Options {
         method: match args.method {
@@ -26,7 +26,7 @@ fn options(args: &CanIWinArgs, budget: Budget) -> Options {
             }),
         ..defaults
     };
-    answers::options(asked, &budget)
+    answers::options(asked, budget)
 }
 
 /// The pool of `--all-targets`: MAX alone, or `--pool LIST`.
@@ -39,11 +39,11 @@ fn pool_of_all_targets(args: &CanIWinArgs) -> Result<Pool, CommandError> {
     }
 }
 
-pub fn run(args: &CanIWinArgs, budget: Budget, quiet: bool) -> Result<Output, CommandError> {
+pub fn run(args: &CanIWinArgs, budget: &Budget, quiet: bool) -> Result<Output, CommandError> {
     let options = options(args, budget);
     if args.all_targets {
         let pool = pool_of_all_targets(args)?;
-        answers::check_time(&pool, &budget, 4.0)?;
+        answers::check_time(&pool, budget, 4.0)?;
         return all_targets(&pool, args.misere, &options, quiet);
     }
     let query = answers::parse_query(
@@ -51,7 +51,7 @@ pub fn run(args: &CanIWinArgs, budget: Budget, quiet: bool) -> Result<Output, Co
         args.pool.as_ref().map(|list| list.0.clone()),
         args.misere,
     )?;
-    answers::check_time(&query.pool, &budget, 1.0)?;
+    answers::check_time(&query.pool, budget, 1.0)?;
     let bar = progress::bar("solving", quiet);
     let report = answers::report(&query, &options, &progress::updater(&bar))?;
     bar.finish_and_clear();
@@ -59,7 +59,7 @@ pub fn run(args: &CanIWinArgs, budget: Budget, quiet: bool) -> Result<Output, Co
 }
 
 /// `--batch`: one `MAX TOTAL` query per line, one JSON object per line.
-pub fn batch(args: &CanIWinArgs, budget: Budget, io: &mut Io<'_>) -> Result<(), CommandError> {
+pub fn batch(args: &CanIWinArgs, budget: &Budget, io: &mut Io<'_>) -> Result<(), CommandError> {
     let options = options(args, budget);
     super::batch_lines(io, |line| batch_line(line, args.misere, &options))
 }

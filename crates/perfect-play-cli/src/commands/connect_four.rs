@@ -12,7 +12,7 @@ use perfect_play::games::connect_four::ConnectFour;
 use perfect_play::registry::EngineGame;
 use perfect_play::registry::answers::{connect_four, engine as answers};
 
-pub fn run(args: &ConnectFourArgs, budget: Budget, quiet: bool) -> Result<Output, CommandError> {
+pub fn run(args: &ConnectFourArgs, budget: &Budget, quiet: bool) -> Result<Output, CommandError> {
     let board = ConnectFour::new(args.width, args.height)?;
     let game: &dyn EngineGame = &board;
     game.check_position(Some(&args.moves))?;

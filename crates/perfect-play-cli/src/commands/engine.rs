@@ -15,7 +15,7 @@ use serde_json::json;
 use std::path::Path;
 use std::time::Instant;
 
-pub fn solve(args: &EngineArgs, budget: Budget, quiet: bool) -> Result<Output, CommandError> {
+pub fn solve(args: &EngineArgs, budget: &Budget, quiet: bool) -> Result<Output, CommandError> {
     if let Some(p) = &args.game.position {
         return Err(format!(
             "solve answers for the start of the game; for the position {:?} use query",
@@ -27,7 +27,7 @@ pub fn solve(args: &EngineArgs, budget: Budget, quiet: bool) -> Result<Output, C
     solve_game(game.as_ref(), args, budget, quiet)
 }
 
-pub fn query(args: &EngineArgs, budget: Budget, quiet: bool) -> Result<Output, CommandError> {
+pub fn query(args: &EngineArgs, budget: &Budget, quiet: bool) -> Result<Output, CommandError> {
     let game = args.game.build()?;
     query_game(
         game.as_ref(),
@@ -38,7 +38,7 @@ pub fn query(args: &EngineArgs, budget: Budget, quiet: bool) -> Result<Output, C
     )
 }
 
-fn options(args: &EngineArgs, budget: Budget) -> Options {
+fn options(args: &EngineArgs, budget: &Budget) -> Options {
     Options {
         memory_limit: budget.memory(2 << 30),
         threads: usize::from(args.threads),
@@ -50,9 +50,9 @@ fn options(args: &EngineArgs, budget: Budget) -> Options {
 pub(super) fn refuse_if_too_large(
     game: &dyn EngineGame,
     limit: u64,
-    budget: Budget,
+    budget: &Budget,
 ) -> Result<(), CommandError> {
-    Ok(answers::refuse_if_too_large(game, limit, &budget)?)
+    Ok(answers::refuse_if_too_large(game, limit, budget)?)
 }
 
 /// An existing database for this game and variant, opened; another game's is refused.
@@ -75,7 +75,7 @@ pub(super) fn open_database(game: &dyn EngineGame, path: &Path) -> Result<Databa
 
 /// The fuzz targets run with the small budget: they must not write files.
 pub(super) fn no_files_under_small_budget(
-    budget: Budget,
+    budget: &Budget,
     db: Option<&Path>,
 ) -> Result<(), CommandError> {
     if budget.small && db.is_some() {
@@ -153,7 +153,7 @@ pub(super) fn solve_with_bar(
 fn solve_game(
     game: &dyn EngineGame,
     args: &EngineArgs,
-    budget: Budget,
+    budget: &Budget,
     quiet: bool,
 ) -> Result<Output, CommandError> {
     no_files_under_small_budget(budget, args.db.as_deref())?;
@@ -273,7 +273,7 @@ fn query_game(
     game: &dyn EngineGame,
     position: Option<&str>,
     args: &EngineArgs,
-    budget: Budget,
+    budget: &Budget,
     quiet: bool,
 ) -> Result<Output, CommandError> {
     no_files_under_small_budget(budget, args.db.as_deref())?;
@@ -301,11 +301,11 @@ pub(crate) fn query_in_memory(
     game: &dyn EngineGame,
     position: Option<&str>,
     threads: u16,
-    budget: Budget,
+    budget: &Budget,
     quiet: bool,
 ) -> Result<Output, CommandError> {
     let (read, _) = with_bar(game, quiet, |progress| {
-        answers::in_memory(game, position, usize::from(threads), &budget, progress)
+        answers::in_memory(game, position, usize::from(threads), budget, progress)
     })?;
     Ok(answer_output(&read, None))
 }

@@ -14,15 +14,15 @@ use std::io::Write;
 /// Values printed in text, per line.
 const PER_LINE: usize = 20;
 
-fn limits(budget: Budget) -> Limits {
-    sum::limits(&budget)
+fn limits(budget: &Budget) -> Limits {
+    sum::limits(budget)
 }
 
 /// `values`: written as it is rendered, not built first (16.8 million values make a JSON
 /// array of 130 MB, and a `serde_json::Value` of it would take 540 MB more).
 pub fn values(
     args: &ValuesArgs,
-    budget: Budget,
+    budget: &Budget,
     quiet: bool,
     json: bool,
     io: &mut Io<'_>,
@@ -138,7 +138,7 @@ fn describe_period(table: &Values, upto: u64) -> String {
     }
 }
 
-pub fn sum(args: &SumArgs, budget: Budget, quiet: bool) -> Result<Output, CommandError> {
+pub fn sum(args: &SumArgs, budget: &Budget, quiet: bool) -> Result<Output, CommandError> {
     let components = sum::parse_components(&args.components.join(" "))?;
     let limits = limits(budget);
     if args.misere {
@@ -165,7 +165,7 @@ pub fn sum(args: &SumArgs, budget: Budget, quiet: bool) -> Result<Output, Comman
     }
     let bar = progress::bar("grundy values", quiet);
     let update = progress::updater(&bar);
-    let report = sum::normal(&components, &limits, &budget, &|d, t| update(d, t))?;
+    let report = sum::normal(&components, &limits, budget, &|d, t| update(d, t))?;
     bar.finish_and_clear();
     let a = &report.analysis;
     let mut text = String::new();

@@ -30,9 +30,10 @@ pub fn run(cli: &Cli, io: &mut Io<'_>) -> Result<(), CommandError> {
         memory_limit: cli.memory_limit,
         small: io.small_limits,
         seconds: None,
+        cancel: perfect_play::budget::Cancel::new(),
     };
     let quiet = cli.json || !io.progress;
-    let Some(output) = output_of(cli, budget, quiet, io)? else {
+    let Some(output) = output_of(cli, &budget, quiet, io)? else {
         return Ok(());
     };
     if cli.json {
@@ -48,7 +49,7 @@ pub fn run(cli: &Cli, io: &mut Io<'_>) -> Result<(), CommandError> {
 /// server, play, values' stream, schemas).
 pub fn output_of(
     cli: &Cli,
-    budget: Budget,
+    budget: &Budget,
     quiet: bool,
     io: &mut Io<'_>,
 ) -> Result<Option<Output>, CommandError> {

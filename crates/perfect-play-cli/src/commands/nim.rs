@@ -7,14 +7,14 @@ use perfect_play::nim::{NimAnswer, NimMethod};
 use perfect_play::registry::Side;
 use perfect_play::registry::answers::nim::{self, line_as_played};
 
-pub fn run(args: &NimArgs, budget: Budget) -> Result<Output, CommandError> {
+pub fn run(args: &NimArgs, budget: &Budget) -> Result<Output, CommandError> {
     let heaps = nim::parse_heaps(&args.heaps.join(" "))?;
     Ok(solve(&heaps, args.misere, budget))
 }
 
 /// Solve Nim on `heaps`; used by the tour too.
-pub fn solve(heaps: &[u64], misere: bool, budget: Budget) -> Output {
-    let report = nim::report(heaps, misere, &budget);
+pub fn solve(heaps: &[u64], misere: bool, budget: &Budget) -> Output {
+    let report = nim::report(heaps, misere, budget);
     let answer = &report.analysis;
     let rule = if misere { "misère" } else { "normal" };
     let mut text = format!(

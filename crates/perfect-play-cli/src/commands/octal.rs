@@ -7,19 +7,20 @@ use crate::output::{self, Output};
 use crate::progress;
 use num_bigint::BigUint;
 use perfect_play::Outcome;
+use perfect_play::budget::Cancel;
 use perfect_play::octal::{
     self, GrundyCheckpoint, GrundySequence, Method, MisereAnalysis, OctalCode, OctalMove,
     SumAnalysis,
 };
 use perfect_play::registry::Side;
 use perfect_play::registry::answers::octal::{self as answers, Solved};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::LazyLock;
 
 /// Set by Ctrl-C during a run with --checkpoint.
-static STOP: AtomicBool = AtomicBool::new(false);
+static STOP: LazyLock<Cancel> = LazyLock::new(Cancel::new);
 use serde_json::json;
 
-pub fn run(args: &OctalArgs, budget: Budget, quiet: bool) -> Result<Output, CommandError> {
+pub fn run(args: &OctalArgs, budget: &Budget, quiet: bool) -> Result<Output, CommandError> {
     let code = answers::parse_code(&args.code)?;
     let heaps = args
         .heaps
@@ -38,7 +39,7 @@ pub fn run(args: &OctalArgs, budget: Budget, quiet: bool) -> Result<Output, Comm
         args.upto,
         args.full,
         method,
-        &budget,
+        budget,
     )?;
     let options = plan.options;
     let upto = options.upto;
@@ -55,7 +56,7 @@ pub fn run(args: &OctalArgs, budget: Budget, quiet: bool) -> Result<Output, Comm
     if checkpoint.is_some() {
         // Ctrl-C stops the run at its next progress step, which saves the values. A second
         // handler in the same process is refused by ctrlc: the first one sets the same flag.
-        let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::Relaxed));
+        let _ = ctrlc::set_handler(|| STOP.cancel());
     }
     let seq = GrundySequence::compute_resumable(
         &code,
@@ -67,7 +68,7 @@ pub fn run(args: &OctalArgs, budget: Budget, quiet: bool) -> Result<Output, Comm
     bar.finish_and_clear();
     let seq = seq?;
     // Without a period the answer depends on values past the budget's cap.
-    answers::check_capped(&seq, &plan, &code, &budget)?;
+    answers::check_capped(&seq, &plan, &code, budget)?;
     let mut out = solve(&code, &seq, &heaps, args, method, upto, budget)?;
     if let Some(heaps) = resumed_from {
         out.json["resumed_from"] = json!(heaps);
@@ -87,7 +88,7 @@ fn solve(
     args: &OctalArgs,
     method: Method,
     upto: u64,
-    budget: Budget,
+    budget: &Budget,
 ) -> Result<Output, CommandError> {
     let family = if *code == OctalCode::grundys_game() {
         "Grundy's game"
@@ -108,7 +109,7 @@ fn solve(
             "method": answers::method_name(method),
         })
     } else {
-        let report = answers::report(code, seq, heaps, args.misere, method, &budget)?;
+        let report = answers::report(code, seq, heaps, args.misere, method, budget)?;
         text.push_str(&match &report.analysis {
             Solved::Sum(a) => sum_text(seq, heaps, a),
             Solved::Misere(a) => misere_text(heaps, a),

@@ -34,7 +34,7 @@ fn parse_text(bytes: &[u8], source: &str) -> Result<Vec<i64>, CommandError> {
 
 pub fn run(
     args: &StonesArgs,
-    budget: Budget,
+    budget: &Budget,
     quiet: bool,
     io: &mut Io<'_>,
 ) -> Result<Output, CommandError> {
@@ -51,7 +51,7 @@ pub fn run(
     };
     let bar = progress::bar("solving", quiet || row.len() < 20_000);
     bar.set_length(1);
-    let report = stones::report(&row, asked(args), &budget)?;
+    let report = stones::report(&row, asked(args), budget)?;
     bar.finish_and_clear();
     let mut output = render(&row, &report.analysis, report.answer.to_json());
     if args.table {
@@ -71,14 +71,14 @@ pub fn run(
     Ok(output)
 }
 
-pub fn batch(args: &StonesArgs, budget: Budget, io: &mut Io<'_>) -> Result<(), CommandError> {
+pub fn batch(args: &StonesArgs, budget: &Budget, io: &mut Io<'_>) -> Result<(), CommandError> {
     let asked = Asked {
         table: false,
         ..asked(args)
     };
     super::batch_lines(io, |line| {
         let row = parse_row(line)?;
-        Ok(stones::report(&row, asked, &budget)?.answer.to_json())
+        Ok(stones::report(&row, asked, budget)?.answer.to_json())
     })
 }
 

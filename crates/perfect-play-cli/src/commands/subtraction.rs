@@ -15,8 +15,8 @@ pub fn parse_heap(what: &str, text: &str) -> Result<BigUint, CommandError> {
     Ok(answers::parse_heap(what, text)?)
 }
 
-fn limits(limit: Option<u64>, budget: Budget) -> Limits {
-    answers::limits(limit, &budget)
+fn limits(limit: Option<u64>, budget: &Budget) -> Limits {
+    answers::limits(limit, budget)
 }
 
 fn rule(misere: bool) -> Rule {
@@ -24,7 +24,7 @@ fn rule(misere: bool) -> Rule {
 }
 
 /// `coins N X Y`: the seed's question.
-pub fn coins(args: &CoinsArgs, budget: Budget) -> Result<Output, CommandError> {
+pub fn coins(args: &CoinsArgs, budget: &Budget) -> Result<Output, CommandError> {
     let [n, x, y] = &args.numbers[..] else {
         return Err(format!(
             "give N X Y (the pile and the two moves besides 1), e.g. `perfect-play coins 10 3 4`; got {} number(s)",
@@ -58,12 +58,12 @@ pub fn solve_coins(
         pattern,
         false,
         &limits,
-        Budget::default(),
+        &Budget::default(),
     )
 }
 
 /// `coins --batch`.
-pub fn coins_batch(args: &CoinsArgs, budget: Budget, io: &mut Io<'_>) -> Result<(), CommandError> {
+pub fn coins_batch(args: &CoinsArgs, budget: &Budget, io: &mut Io<'_>) -> Result<(), CommandError> {
     let limits = limits(args.options.limit, budget);
     super::batch_lines(io, |line| {
         let f: Vec<&str> = line.split_whitespace().collect();
@@ -72,12 +72,12 @@ pub fn coins_batch(args: &CoinsArgs, budget: Budget, io: &mut Io<'_>) -> Result<
                 format!("expected `N X Y` (three numbers), got {} field(s)", f.len()).into(),
             );
         };
-        Ok(solve_coins(n, x, y, args.options.misere, false, limits)?.json)
+        Ok(solve_coins(n, x, y, args.options.misere, false, limits.clone())?.json)
     })
 }
 
 /// `subtraction --moves LIST PILE...`.
-pub fn run(args: &SubtractionArgs, budget: Budget) -> Result<Output, CommandError> {
+pub fn run(args: &SubtractionArgs, budget: &Budget) -> Result<Output, CommandError> {
     let set = SubtractionSet::new(&args.moves.0)?;
     let piles = args
         .piles
@@ -96,7 +96,7 @@ pub fn run(args: &SubtractionArgs, budget: Budget) -> Result<Output, CommandErro
 }
 
 /// `subtraction --batch`: each line is one position's piles.
-pub fn batch(args: &SubtractionArgs, budget: Budget, io: &mut Io<'_>) -> Result<(), CommandError> {
+pub fn batch(args: &SubtractionArgs, budget: &Budget, io: &mut Io<'_>) -> Result<(), CommandError> {
     let set = SubtractionSet::new(&args.moves.0)?;
     let limits = limits(args.options.limit, budget);
     super::batch_lines(io, |line| {
@@ -122,7 +122,7 @@ fn render(
     pattern: bool,
     grundy: bool,
     limits: &Limits,
-    budget: Budget,
+    budget: &Budget,
 ) -> Result<Output, CommandError> {
     let rule_text = match game.rule {
         Rule::Normal => "normal play: taking the last coin wins",
@@ -137,7 +137,7 @@ fn render(
     let (mut json, sequence) = if piles.is_empty() {
         // No position: the sequence alone (its period and pattern).
         computed = Sequence::compute(&game.set, game.rule, limits)
-            .map_err(|e| answers::query_error(e, &budget))?;
+            .map_err(|e| answers::query_error(e, budget))?;
         let json = json!({
             "game": game.name,
             "move_set": game.set.moves(),
@@ -149,7 +149,7 @@ fn render(
         });
         (json, Some(&computed))
     } else {
-        let report = answers::report(game, piles, pattern, limits, &budget)?;
+        let report = answers::report(game, piles, pattern, limits, budget)?;
         text.push_str(&explain(&game.set, &report.analysis, piles));
         computed_report = report;
         (

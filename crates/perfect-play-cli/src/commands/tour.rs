@@ -9,7 +9,7 @@ use clap::Parser;
 use perfect_play::registry;
 use serde_json::{Map, json};
 
-pub fn run(budget: Budget) -> Result<Output, CommandError> {
+pub fn run(budget: &Budget) -> Result<Output, CommandError> {
     let mut text = String::new();
     let mut json = Map::new();
     for info in registry::GAMES {

@@ -25,6 +25,7 @@
 //! in place.
 
 use super::pool::{Pool, bits};
+use crate::budget::{Cancel, Cancelled};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
@@ -225,13 +226,23 @@ impl WordNeeds {
         masks.sum_at_most(-self.least(h))
     }
 
-    /// Every word's finished positions, written up front (see [`written_zeros`]).
-    fn finished_table(&self, masks: &LowMasks, words: usize) -> Vec<u64> {
-        let mut table = written_zeros(words);
-        for (h, w) in table.iter_mut().enumerate() {
-            *w = self.finished(masks, h as u64);
+    /// Every word's finished positions, written up front (see [`written_zeros`]); stopped
+    /// once `cancel` is raised (seconds of work for the largest pools).
+    fn finished_table(
+        &self,
+        masks: &LowMasks,
+        words: usize,
+        cancel: &Cancel,
+    ) -> Result<Vec<u64>, Cancelled> {
+        let mut table = written_zeros(words, cancel)?;
+        for (chunk, part) in table.chunks_mut(1 << 16).enumerate() {
+            cancel.check()?;
+            let first = chunk << 16;
+            for (h, w) in part.iter_mut().enumerate() {
+                *w = self.finished(masks, (first + h) as u64);
+            }
         }
-        table
+        Ok(table)
     }
 }
 
@@ -269,12 +280,16 @@ impl Pass {
 /// Solve every position of the game on `pool` towards `target`, normal or misère play.
 ///
 /// `on_progress(done, total)` is called as blocks finish. Needs [`table_bytes`] of memory.
+///
+/// # Errors
+/// [`Cancelled`] once `cancel` is raised (looked at before each block).
 pub fn solve(
     pool: &Pool,
     target: i128,
     misere: bool,
+    cancel: &Cancel,
     on_progress: &(dyn Fn(u64, u64) + Sync),
-) -> WinTable {
+) -> Result<WinTable, Cancelled> {
     let masks = LowMasks::new(pool);
     let low_bits = masks.low_bits;
     let high_bits = pool.len() - low_bits;
@@ -297,19 +312,28 @@ pub fn solve(
             .collect();
         let solved: Vec<(usize, Vec<u64>)> = indices
             .par_iter()
-            .map(|&b| (b, solve_block(&pass, &blocks, b, inner_bits, block_len)))
+            .map(|&b| {
+                // A cancelled solve skips its blocks and is reported below.
+                let words = if cancel.is_cancelled() {
+                    Vec::new()
+                } else {
+                    solve_block(&pass, &blocks, b, inner_bits, block_len)
+                };
+                (b, words)
+            })
             .collect();
+        cancel.check()?;
         for (b, words) in solved {
             blocks[b] = words;
         }
         done += indices.len() as u64;
         on_progress(done, total);
     }
-    WinTable {
+    Ok(WinTable {
         blocks,
         inner_bits,
         low_bits,
-    }
+    })
 }
 
 /// Solve the words of block `b` (all `h` whose top bits are `b`), reading finished lower blocks.
@@ -414,23 +438,28 @@ pub fn depth_bytes(n: usize) -> u64 {
 
 /// Solve positions with their remoteness until the start is settled (see [`DepthTable`]).
 /// `on_progress(k, n)` is called after pass `k`; there are at most `n + 1` passes.
-#[must_use]
+///
+/// # Errors
+/// [`Cancelled`] once `cancel` is raised (looked at before each tile).
 pub fn solve_depths(
     pool: &Pool,
     target: i128,
     misere: bool,
+    cancel: &Cancel,
     on_progress: &(dyn Fn(u64, u64) + Sync),
-) -> DepthTable {
+) -> Result<DepthTable, Cancelled> {
+    let keep = Keep::Planes;
     solve_depths_with(
         pool,
         target,
         misere,
         TILE_BITS,
         true,
-        Keep::Planes,
+        keep,
+        cancel,
         on_progress,
     )
-    .0
+    .map(|(table, _)| table)
 }
 
 /// The start's value and the values of the positions up to `depth` picks from it (at least
@@ -438,19 +467,35 @@ pub fn solve_depths(
 /// [`table_bytes`] of the outcome table. Watched positions take the number of the pass that
 /// decides them; the passes stop when the start and every position one pick from it are
 /// decided.
-#[must_use]
+///
+/// # Errors
+/// [`Cancelled`] once `cancel` is raised.
 pub fn solve_near(
     pool: &Pool,
     target: i128,
     misere: bool,
     depth: usize,
+    cancel: &Cancel,
     on_progress: &(dyn Fn(u64, u64) + Sync),
-) -> StartValues {
+) -> Result<StartValues, Cancelled> {
     let watched = near(pool.full_mask(), depth.max(1));
     let keep = Keep::Watched(&watched);
-    let (_, found) = solve_depths_with(pool, target, misere, TILE_BITS, true, keep, on_progress);
-    StartValues::of_watched(&watched, found)
+    let (_, found) = solve_depths_with(
+        pool,
+        target,
+        misere,
+        TILE_BITS,
+        true,
+        keep,
+        cancel,
+        on_progress,
+    )?;
+    Ok(StartValues::of_watched(&watched, found))
 }
+
+/// The watched positions' values (win or loss for the player to move, and the pass that
+/// decided them), `None` when still undecided.
+pub(crate) type Watched = Vec<Option<(bool, u32)>>;
 
 /// What the depth passes keep besides the two sets.
 #[derive(Clone, Copy)]
@@ -648,21 +693,26 @@ impl pulp::WithSimd for Gather<'_> {
 
 /// Zeros written up front. `vec![0; len]` leaves the pages unmapped, and the passes read a word
 /// before they write it: two page faults a page (the shared zero page, then a copy), which in a
-/// fresh process cost as much as the passes themselves.
-#[allow(
-    clippy::slow_vector_initialization,
-    reason = "the point is to write the zeros"
-)]
-fn written_zeros(len: usize) -> Vec<u64> {
+/// fresh process cost as much as the passes themselves. Written 8 MiB at a time, looking at
+/// `cancel` between (the largest tables take a second to write).
+fn written_zeros(len: usize, cancel: &Cancel) -> Result<Vec<u64>, Cancelled> {
     let mut v = Vec::with_capacity(len);
-    v.resize(len, 0u64);
-    v
+    while v.len() < len {
+        cancel.check()?;
+        let more = (len - v.len()).min(1 << 20);
+        v.resize(v.len() + more, 0u64);
+    }
+    Ok(v)
 }
 
 /// [`solve_depths`] with its tile size, whether to stop once the start is settled or go on
 /// until every position is decided, and what to keep. With [`Keep::Watched`] the table has no
 /// planes and the watched positions' values come second, in their order (`None` when still
-/// undecided at the end).
+/// undecided at the end). Stopped with [`Cancelled`] once `cancel` is raised.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the public solvers above fix most of them"
+)]
 pub(crate) fn solve_depths_with(
     pool: &Pool,
     target: i128,
@@ -670,8 +720,9 @@ pub(crate) fn solve_depths_with(
     tile_bits: usize,
     stop_when_settled: bool,
     keep: Keep<'_>,
+    cancel: &Cancel,
     on_progress: &(dyn Fn(u64, u64) + Sync),
-) -> (DepthTable, Vec<Option<(bool, u32)>>) {
+) -> Result<(DepthTable, Watched), Cancelled> {
     let masks = LowMasks::new(pool);
     let low_bits = masks.low_bits;
     let words = 1usize << (pool.len() - low_bits);
@@ -682,13 +733,13 @@ pub(crate) fn solve_depths_with(
         Keep::Watched(watched) => (0, watched),
     };
     // Finished positions: lost in 0 for the player to move (won in 0 in misère play).
-    let finished = WordNeeds::new(pool, target, low_bits).finished_table(&masks, words);
+    let finished = WordNeeds::new(pool, target, low_bits).finished_table(&masks, words, cancel)?;
     let (mut win, mut lose) = if misere {
-        (finished, written_zeros(words))
+        (finished, written_zeros(words, cancel)?)
     } else {
-        (written_zeros(words), finished)
+        (written_zeros(words, cancel)?, finished)
     };
-    let mut depth = written_zeros(words * planes);
+    let mut depth = written_zeros(words * planes, cancel)?;
     // Tiles with no undecided position left are skipped.
     let mut open = vec![true; words / tile];
     let full = pool.full_mask();
@@ -734,7 +785,8 @@ pub(crate) fn solve_depths_with(
                 ((&'j mut [u64], &'j mut Option<&'d mut [u64]>), &'j mut bool),
             );
             let run = |(t, ((g, d), open)): Job<'_, '_>| {
-                if !*open {
+                // A cancelled pass leaves its tiles as they are; the loop then stops.
+                if !*open || cancel.is_cancelled() {
                     return false;
                 }
                 let (added, undecided) = arch.dispatch(TileJob {
@@ -766,6 +818,9 @@ pub(crate) fn solve_depths_with(
                     .reduce(|| false, |a, b| a | b)
             };
             drop(depth_tiles);
+            if cancel.is_cancelled() {
+                return;
+            }
             for (f, &a) in found.iter_mut().zip(watched) {
                 if f.is_none() && has(growing, a) {
                     *f = Some((grow_wins, k as u32));
@@ -786,6 +841,7 @@ pub(crate) fn solve_depths_with(
     } else {
         rayon::scope(|_| passes());
     }
+    cancel.check()?;
     let table = DepthTable {
         win,
         lose,
@@ -795,7 +851,7 @@ pub(crate) fn solve_depths_with(
         tile_bits,
         low_bits,
     };
-    (table, found)
+    Ok((table, found))
 }
 
 /// Values of positions near the start, from [`solve_start`].
@@ -837,21 +893,26 @@ impl StartValues {
 /// without some of its numbers, which come later. Watched positions take the number of the
 /// pass in which they first appear; the passes stop when the start and all positions one pick
 /// from it have.
-#[must_use]
+///
+/// # Errors
+/// [`Cancelled`] once `cancel` is raised (looked at before each batch of tiles).
 pub fn solve_start(
     pool: &Pool,
     target: i128,
     misere: bool,
     depth: usize,
+    cancel: &Cancel,
     on_progress: &(dyn Fn(u64, u64) + Sync),
-) -> StartValues {
+) -> Result<StartValues, Cancelled> {
+    let (tile_bits, batch) = (TILE_BITS, BATCH_TILES);
     solve_start_with(
         pool,
         target,
         misere,
         depth,
-        TILE_BITS,
-        BATCH_TILES,
+        tile_bits,
+        batch,
+        cancel,
         on_progress,
     )
 }
@@ -875,6 +936,7 @@ pub(crate) fn near(available: u64, depth: usize) -> Vec<u64> {
 }
 
 /// [`solve_start`] with its tile size and the tiles in a batch.
+#[allow(clippy::too_many_arguments, reason = "solve_start fixes the two sizes")]
 pub(crate) fn solve_start_with(
     pool: &Pool,
     target: i128,
@@ -882,8 +944,9 @@ pub(crate) fn solve_start_with(
     depth: usize,
     tile_bits: usize,
     batch_tiles: usize,
+    cancel: &Cancel,
     on_progress: &(dyn Fn(u64, u64) + Sync),
-) -> StartValues {
+) -> Result<StartValues, Cancelled> {
     let masks = LowMasks::new(pool);
     let low_bits = masks.low_bits;
     let words = 1usize << (pool.len() - low_bits);
@@ -893,7 +956,7 @@ pub(crate) fn solve_start_with(
     // Finished positions are lost in 0 for the player to move (won in 0 in misère play), and
     // belong to every later set of their kind.
     let finished_wins = misere;
-    let mut set = needs.finished_table(&masks, words);
+    let mut set = needs.finished_table(&masks, words, cancel)?;
     let full = pool.full_mask();
     // The start and the positions one pick from it come first: the passes stop when those are
     // decided.
@@ -952,6 +1015,7 @@ pub(crate) fn solve_start_with(
         // batches never read it, and within a batch nothing is overwritten yet, so the batch's
         // tiles can share the cores.
         for end in (1..=tiles / batch).rev().map(|b| b * batch) {
+            cancel.check()?;
             let start = end - batch;
             if words < PARALLEL_WORDS {
                 for (out, t) in next.chunks_mut(tile).zip(start..end) {
@@ -967,7 +1031,7 @@ pub(crate) fn solve_start_with(
         done = record(&set, k, grow_wins);
         on_progress(u64::from(k), u64::from(n));
     }
-    StartValues::of_watched(&watched, found)
+    Ok(StartValues::of_watched(&watched, found))
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! or targets where few positions are reachable.
 
 use super::pool::{Pool, bits};
+use crate::budget::Cancel;
 use rustc_hash::FxHashMap;
 
 /// Bytes one bucket of the memo takes: a `u64` key and a byte value padded to 16, plus the
@@ -36,9 +37,11 @@ pub struct Dfs<'a> {
     misere: bool,
     memo: FxHashMap<u64, bool>,
     limit: usize,
+    cancel: Cancel,
 }
 
-/// The search needed more memo entries than its memory budget allows.
+/// The search needed more memo entries than its memory budget allows, or was cancelled (the
+/// caller tells which from its flag).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OverBudget;
 
@@ -52,7 +55,15 @@ impl<'a> Dfs<'a> {
             misere,
             memo: FxHashMap::default(),
             limit,
+            cancel: Cancel::new(),
         }
+    }
+
+    /// This search, stopping with [`OverBudget`] too once `cancel` is raised (looked at every
+    /// 4,096 positions solved).
+    #[must_use]
+    pub fn with_cancel(self, cancel: Cancel) -> Dfs<'a> {
+        Dfs { cancel, ..self }
     }
 
     /// Positions solved so far.
@@ -85,7 +96,9 @@ impl<'a> Dfs<'a> {
         if let Some(&known) = self.memo.get(&available) {
             return Ok(known);
         }
-        if self.memo.len() >= self.limit {
+        if self.memo.len() >= self.limit
+            || (self.memo.len().is_multiple_of(4096) && self.cancel.is_cancelled())
+        {
             return Err(OverBudget);
         }
         let mut won = false;

@@ -32,6 +32,9 @@ use thiserror::Error;
 /// Why a query cannot be answered.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum CanIWinError {
+    /// The work was cancelled (its [`crate::budget::Cancel`] raised) before it finished.
+    #[error(transparent)]
+    Cancelled(#[from] crate::budget::Cancelled),
     /// The pool list was empty.
     #[error("the pool is empty: give at least one number")]
     EmptyPool,
@@ -102,7 +105,7 @@ pub enum Method {
 }
 
 /// Limits and choices for a solve.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
     /// The method to use.
     pub method: Method,
@@ -110,6 +113,8 @@ pub struct Options {
     pub memory_limit: u64,
     /// Most positions the remoteness walk may visit; beyond it remoteness is not computed.
     pub remoteness_limit: usize,
+    /// Raised to stop the solve: it ends with [`CanIWinError::Cancelled`].
+    pub cancel: crate::budget::Cancel,
 }
 
 impl Default for Options {
@@ -118,6 +123,7 @@ impl Default for Options {
             method: Method::Auto,
             memory_limit: 4 << 30,
             remoteness_limit: 2_000_000,
+            cancel: crate::budget::Cancel::new(),
         }
     }
 }
@@ -412,7 +418,14 @@ fn analysis_from_start(
 
 /// How the values near the start are found: [`bitpass::solve_start`] (one bit a position) or
 /// [`bitpass::solve_near`] (the two sets).
-type SolveNear = fn(&Pool, i128, bool, usize, &(dyn Fn(u64, u64) + Sync)) -> bitpass::StartValues;
+type SolveNear = fn(
+    &Pool,
+    i128,
+    bool,
+    usize,
+    &crate::budget::Cancel,
+    &(dyn Fn(u64, u64) + Sync),
+) -> Result<bitpass::StartValues, crate::budget::Cancelled>;
 
 /// The full analysis from the values of the positions up to `depth` picks from the start,
 /// found by `solve`; the rest of the best line is the analysis of the position where they run
@@ -424,7 +437,14 @@ fn analysis_watching(
     solve: SolveNear,
     on_progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<Analysis, CanIWinError> {
-    let near = solve(&query.pool, query.target, query.misere, depth, on_progress);
+    let near = solve(
+        &query.pool,
+        query.target,
+        query.misere,
+        depth,
+        &options.cancel,
+        on_progress,
+    )?;
     let (mut analysis, reached) = analysis_from_values(query, &|a| near.value(a), depth);
     if reached != 0 {
         let next = CanIWin {
@@ -526,26 +546,33 @@ fn build_oracle<'a>(
     options: &Options,
     method: Method,
     on_progress: &(dyn Fn(u64, u64) + Sync),
-) -> Oracle<'a> {
-    match method {
+) -> Result<Oracle<'a>, CanIWinError> {
+    Ok(match method {
         Method::BitTable => Oracle::Table(bitpass::solve(
             &query.pool,
             query.target,
             query.misere,
+            &options.cancel,
             on_progress,
-        )),
-        _ => Oracle::Search(dfs::Dfs::new(
-            &query.pool,
-            query.target,
-            query.misere,
-            usize::try_from(dfs::entries_within(options.memory_limit)).unwrap_or(usize::MAX),
-        )),
-    }
+        )?),
+        _ => Oracle::Search(
+            dfs::Dfs::new(
+                &query.pool,
+                query.target,
+                query.misere,
+                usize::try_from(dfs::entries_within(options.memory_limit)).unwrap_or(usize::MAX),
+            )
+            .with_cancel(options.cancel.clone()),
+        ),
+    })
 }
 
-/// The search outgrew its memo after the up-front count said it fits: only possible when the
-/// count is wrong, so the figure is the limit it reached.
+/// The search outgrew its memo after the up-front count said it fits (only possible when the
+/// count is wrong, so the figure is the limit it reached), or was cancelled.
 fn over_memory(query: &CanIWin, options: &Options) -> CanIWinError {
+    if options.cancel.is_cancelled() {
+        return crate::budget::Cancelled.into();
+    }
     CanIWinError::OverMemory {
         at_least: "more than ",
         what: "the search's memo",
@@ -565,7 +592,7 @@ pub fn outcome(query: &CanIWin, options: &Options) -> Result<(Outcome, u64), Can
         return Ok((trivial, 0));
     }
     let method = choose_method(query, options, false)?;
-    let mut oracle = build_oracle(query, options, method, &|_, _| {});
+    let mut oracle = build_oracle(query, options, method, &|_, _| {})?;
     let wins = oracle
         .wins(query.pool.full_mask())
         .map_err(|_| over_memory(query, options))?;
@@ -641,13 +668,14 @@ pub fn analyse_with_progress(
             let solve = bitpass::solve_near;
             return analysis_watching(query, options, NEAR_DEPTH, solve, on_progress);
         }
-        let table = bitpass::solve_depths(&query.pool, query.target, query.misere, on_progress);
+        let (pool, target, misere) = (&query.pool, query.target, query.misere);
+        let table = bitpass::solve_depths(pool, target, misere, &options.cancel, on_progress)?;
         return Ok(analysis_from_depths(query, &table));
     }
     if method == Method::BitTable && uses_start_layers(query.pool.len(), options) {
         return analysis_from_start(query, options, on_progress);
     }
-    let mut oracle = build_oracle(query, options, method, on_progress);
+    let mut oracle = build_oracle(query, options, method, on_progress)?;
     let full = query.pool.full_mask();
     let mut walk = remoteness::Walk::new(query, options.remoteness_limit);
     let analysis = (|| {
@@ -768,7 +796,7 @@ pub fn all_targets(
     let per_target = Options {
         memory_limit: options.memory_limit / 2,
         remoteness_limit: 0,
-        ..*options
+        ..options.clone()
     };
     // Up front: at most one table per target (the search takes over only where it is
     // cheaper); a table already keeps both cores busy.

@@ -1,5 +1,6 @@
 use super::*;
 use crate::baseline::can_i_win_hashmap_dfs;
+use crate::budget::Cancel;
 use crate::solver::Solver;
 use proptest::prelude::*;
 
@@ -263,8 +264,19 @@ fn depth_passes_agree_across_tiles_and_stops() {
             let pool = Pool::up_to(max).unwrap();
             let solve = |tile_bits, stop| {
                 let keep = bitpass::Keep::Planes;
-                bitpass::solve_depths_with(&pool, target, misere, tile_bits, stop, keep, &|_, _| {})
-                    .0
+                let never = Cancel::new();
+                bitpass::solve_depths_with(
+                    &pool,
+                    target,
+                    misere,
+                    tile_bits,
+                    stop,
+                    keep,
+                    &never,
+                    &|_, _| {},
+                )
+                .unwrap()
+                .0
             };
             let whole = solve(9, false);
             let early = solve(9, true);
@@ -308,7 +320,17 @@ fn depth_passes_agree_across_tiles_and_stops() {
                     count.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 };
                 let keep = bitpass::Keep::Planes;
-                bitpass::solve_depths_with(&pool, target, misere, 9, stop, keep, &on_pass);
+                bitpass::solve_depths_with(
+                    &pool,
+                    target,
+                    misere,
+                    9,
+                    stop,
+                    keep,
+                    &Cancel::new(),
+                    &on_pass,
+                )
+                .unwrap();
                 count.into_inner()
             };
             assert!(passes(true) + 2 <= passes(false), "{max} {target} {misere}");
@@ -374,8 +396,10 @@ fn start_layers_agree_across_tiles_and_batches() {
                     3,
                     tile_bits,
                     batch,
+                    &Cancel::new(),
                     &|_, _| {},
-                );
+                )
+                .unwrap();
                 assert!(v.value(full).is_some());
                 // Every position up to two picks from the start (within the three watched).
                 (0..max)
@@ -410,10 +434,13 @@ fn near_passes_agree_with_the_planes() {
                 misere,
             };
             let ctx = format!("{:?} {target} misère {misere}", pool.values());
-            let table = bitpass::solve_depths(&pool, target, misere, &|_, _| {});
+            let table =
+                bitpass::solve_depths(&pool, target, misere, &Cancel::new(), &|_, _| {}).unwrap();
             let by_planes = analysis_from_depths(&query, &table);
             for depth in 1..=4 {
-                let near = bitpass::solve_near(&pool, target, misere, depth, &|_, _| {});
+                let near =
+                    bitpass::solve_near(&pool, target, misere, depth, &Cancel::new(), &|_, _| {})
+                        .unwrap();
                 // Every watched value the passes found is the planes' value.
                 for a in bitpass::near(pool.full_mask(), depth) {
                     if let Some(v) = near.value(a) {

@@ -178,7 +178,7 @@ pub fn solve_bytes<G: IndexedGame>(game: &G, options: &Options) -> u64 {
 }
 
 /// How the engine may run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
     /// Most bytes the table may take.
     pub memory_limit: u64,
@@ -190,6 +190,9 @@ pub struct Options {
     /// Solve one position of each class when the game has symmetries (the default); false
     /// solves every position (kept to check the symmetries against).
     pub symmetries: bool,
+    /// Raised to stop the solve: it ends with [`EngineError::Cancelled`] within a chunk of
+    /// positions (a checkpoint keeps what was saved before).
+    pub cancel: crate::budget::Cancel,
 }
 
 impl Default for Options {
@@ -199,6 +202,7 @@ impl Default for Options {
             threads: 0,
             retrograde: true,
             symmetries: true,
+            cancel: crate::budget::Cancel::default(),
         }
     }
 }
@@ -256,6 +260,9 @@ pub enum EngineError {
         /// What is wrong with it.
         why: &'static str,
     },
+    /// The solve was cancelled before it finished.
+    #[error(transparent)]
+    Cancelled(#[from] crate::budget::Cancelled),
     /// The tiers do not cover the index exactly (a gap or an overlap at this index).
     #[error("the game's tiers do not cover its index exactly: a gap or an overlap at index {0}")]
     BadTiers(u64),

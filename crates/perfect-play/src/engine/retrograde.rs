@@ -303,6 +303,7 @@ impl<G: IndexedGame + Sync> Passes<'_, G> {
             .par_chunks(CHUNK)
             .enumerate()
             .map_init(Default::default, |(transitions, inside), (chunk, cells)| {
+                self.cancel.check()?;
                 let mut found = TierScan::default();
                 let mut tally = Tally::default();
                 for (offset, cell) in cells.iter().enumerate() {
@@ -350,6 +351,7 @@ impl<G: IndexedGame + Sync> Passes<'_, G> {
             .par_chunks(CHUNK)
             .enumerate()
             .map_init(buffers, |(transitions, inside), (chunk, cells)| {
+                self.cancel.check()?;
                 let mut found = TierScan {
                     ties: resume.ties,
                     ..TierScan::default()
@@ -516,6 +518,7 @@ impl<G: IndexedGame + Sync> Passes<'_, G> {
             .par_chunks(CHUNK / 64)
             .enumerate()
             .try_for_each_init(Places::default, |places, (chunk, words)| {
+                self.cancel.check()?;
                 let Places { parents, indices } = places;
                 let mut tally = Tally::default();
                 for (w, word) in words.iter().enumerate() {

@@ -207,7 +207,7 @@ pub fn count_reachable_classes<G: IndexedGame + Sync>(
         memory_limit: options
             .memory_limit
             .saturating_sub(game.index_count().div_ceil(8)),
-        ..*options
+        ..options.clone()
     };
     let classes: Vec<AtomicU64> = (0..game.index_count().div_ceil(64))
         .map(|_| AtomicU64::new(0))
@@ -333,6 +333,9 @@ fn walk_reachable<G: IndexedGame + Sync>(
                 .map_init(
                     Vec::new,
                     |next_ones, (w, word)| -> Result<Counts, EngineError> {
+                        if w % 64 == 0 {
+                            options.cancel.check()?;
+                        }
                         let mut counts = Counts::default();
                         let mut bits = word.swap(0, Ordering::Relaxed);
                         while bits != 0 {
@@ -480,6 +483,8 @@ pub(super) struct Passes<'a, G> {
     pub(super) table: Vec<AtomicU16>,
     pub(super) decided: AtomicU64,
     pub(super) positions: u64,
+    /// Checked once a chunk of positions: a raised flag ends the solve.
+    pub(super) cancel: crate::budget::Cancel,
 }
 
 /// Indices a worker takes at a time.
@@ -546,6 +551,7 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
             table,
             decided: AtomicU64::new(0),
             positions: 0,
+            cancel: options.cancel.clone(),
         })
     }
 
@@ -646,7 +652,7 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
                 }
             }
             if !settled {
-                self.positions += self.mark_terminals(range);
+                self.positions += self.mark_terminals(range)?;
                 passes += 1;
             }
             for round in [1u8, 2].into_iter().filter(|_| rounds_needed) {
@@ -734,12 +740,13 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
     }
 
     /// Pass 0 over a tier: holes, and the positions without moves. Returns the positions.
-    fn mark_terminals(&self, range: &Range<u64>) -> u64 {
+    fn mark_terminals(&self, range: &Range<u64>) -> Result<u64, EngineError> {
         let start = range.start as usize;
         self.table[start..range.end as usize]
             .par_chunks(CHUNK)
             .enumerate()
             .map(|(chunk, cells)| {
+                self.cancel.check()?;
                 let (mut here, mut ended) = (0, 0);
                 let mut transitions = Vec::new();
                 for (offset, cell) in cells.iter().enumerate() {
@@ -758,9 +765,9 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
                     }
                 }
                 self.decided.fetch_add(ended, Ordering::Relaxed);
-                here
+                Ok(here)
             })
-            .sum()
+            .try_reduce(|| 0, |a, b| Ok(a + b))
     }
 
     /// One pass over the tier's open positions.
@@ -770,6 +777,7 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
             .par_chunks(CHUNK)
             .enumerate()
             .map(|(chunk, cells)| {
+                self.cancel.check()?;
                 let mut result = PassResult {
                     changed: 0,
                     blocked: false,

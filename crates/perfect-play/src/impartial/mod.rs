@@ -26,6 +26,7 @@ pub use sum::{
     analyse_sum, analyse_sum_with_progress,
 };
 
+use crate::budget::Cancel;
 use crate::octal::{self, GrundySequence, OctalCode};
 use crate::period::{ArithmeticPeriod, Period, find_arithmetic_period};
 use crate::subtraction::{self, SubtractionSet};
@@ -51,6 +52,9 @@ pub enum HeapGame {
 /// Why a game name, component or query is not accepted.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum ImpartialError {
+    /// The work was cancelled (its [`crate::budget::Cancel`] raised) before it finished.
+    #[error(transparent)]
+    Cancelled(#[from] crate::budget::Cancelled),
     /// Not a game this library knows.
     #[error(
         "{0:?} is not a game: use nim, grundy, squares, powers-of-two, primes, fibonacci, half (at most half), at-least-half, at-most-half, subtract=1,3,4 or a take-and-break code such as 0.77 or 0.3F"
@@ -195,7 +199,7 @@ impl HeapGame {
 pub const PROOF_HEAPS: u64 = 1 << 14;
 
 /// Limits on one computation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// Most heaps whose values a table may hold (four bytes a heap for rule sets, two for
     /// take-and-break codes).
@@ -204,6 +208,8 @@ pub struct Limits {
     pub max_work: u64,
     /// Positions the misère search may visit.
     pub max_misere_states: usize,
+    /// Raised to stop the computation: it ends with [`ImpartialError::Cancelled`].
+    pub cancel: Cancel,
 }
 
 impl Default for Limits {
@@ -213,6 +219,7 @@ impl Default for Limits {
             // About a minute here (squares to 10^7 is 2.1e10 checks).
             max_work: 40_000_000_000,
             max_misere_states: 2_000_000,
+            cancel: Cancel::new(),
         }
     }
 }
@@ -357,7 +364,13 @@ impl Values {
                     method: octal::Method::Auto,
                     storage: octal::Storage::Auto,
                 };
-                let seq = GrundySequence::compute(code, &options, on_progress)?;
+                let seq = GrundySequence::compute_resumable(
+                    code,
+                    &options,
+                    None,
+                    &limits.cancel,
+                    on_progress,
+                )?;
                 let values = seq.values.iter().map(u32::from).collect();
                 let period = seq.period;
                 Values {
@@ -394,7 +407,7 @@ impl Values {
                         limits.max_work as f64
                     )));
                 }
-                let values = rule::values(*rule, upto, on_progress);
+                let values = rule::values(*rule, upto, &limits.cancel, on_progress)?;
                 let period = rule::prove_pure_period(*rule, &values);
                 table(values, period, rule.formula())
             }

@@ -9,6 +9,7 @@
 //! [`prove_pure_period`]); the two half games have closed forms, proven by induction in their
 //! docs and checked against the mex in the tests.
 
+use crate::budget::{Cancel, Cancelled};
 use crate::period::Period;
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
@@ -161,29 +162,43 @@ pub fn primes_up_to(max: u64) -> Vec<u64> {
     primes
 }
 
-/// The values of heaps `0..=upto`.
-#[must_use]
-pub fn values(rule: SetRule, upto: u64, on_progress: &dyn Fn(u64, u64)) -> Vec<u32> {
+/// The values of heaps `0..=upto`, stopped when `cancel` is raised.
+///
+/// # Errors
+/// [`Cancelled`].
+pub fn values(
+    rule: SetRule,
+    upto: u64,
+    cancel: &Cancel,
+    on_progress: &dyn Fn(u64, u64),
+) -> Result<Vec<u32>, Cancelled> {
     match rule {
-        SetRule::AtLeastHalf | SetRule::AtMostHalf => (0..=upto)
+        SetRule::AtLeastHalf | SetRule::AtMostHalf => Ok((0..=upto)
             .map(|n| {
                 rule.value_by_formula(&BigUint::from(n))
                     .and_then(|v| v.to_u32())
                     .unwrap_or(u32::MAX)
             })
-            .collect(),
-        SetRule::Primes => by_option_bitsets(&rule.members_up_to(upto), upto, on_progress),
+            .collect()),
+        SetRule::Primes => by_option_bitsets(&rule.members_up_to(upto), upto, cancel, on_progress),
         // Powers of two too: their period is proven from computed values, not the formula.
         SetRule::Squares | SetRule::Fibonacci | SetRule::PowersOfTwo => {
-            by_mex(&rule.members_up_to(upto), upto, on_progress)
+            by_mex(&rule.members_up_to(upto), upto, cancel, on_progress)
         }
     }
 }
 
 /// The mex over `g(n - s)` for each member `s <= n`: the definition, and the fast way for
 /// sparse sets.
-#[must_use]
-pub fn by_mex(members: &[u64], upto: u64, on_progress: &dyn Fn(u64, u64)) -> Vec<u32> {
+///
+/// # Errors
+/// [`Cancelled`] once `cancel` is raised (looked at every 65,536 heaps).
+pub fn by_mex(
+    members: &[u64],
+    upto: u64,
+    cancel: &Cancel,
+    on_progress: &dyn Fn(u64, u64),
+) -> Result<Vec<u32>, Cancelled> {
     let upto = upto as usize;
     let mut values: Vec<u32> = Vec::with_capacity(upto + 1);
     // Options below 128 are marked in a register; larger ones (subtract-a-square first reaches
@@ -218,16 +233,25 @@ pub fn by_mex(members: &[u64], upto: u64, on_progress: &dyn Fn(u64, u64)) -> Vec
         values.push(mex as u32);
         if n % 65536 == 0 {
             on_progress(n as u64, upto as u64);
+            cancel.check()?;
         }
     }
-    values
+    Ok(values)
 }
 
 /// For dense sets: one bitset per value, bit `n` set when some heap `m < n` of that value has
 /// `n - m` in the set; heap `n`'s value is the first whose bit `n` is clear. Deciding heap `m`
 /// ORs the set, shifted by `m`, into its value's bitset: `(upto - m) / 64` words.
-#[must_use]
-pub fn by_option_bitsets(members: &[u64], upto: u64, on_progress: &dyn Fn(u64, u64)) -> Vec<u32> {
+///
+/// # Errors
+/// [`Cancelled`] once `cancel` is raised (looked at every 256 heaps: a heap costs up to
+/// `upto / 64` words).
+pub fn by_option_bitsets(
+    members: &[u64],
+    upto: u64,
+    cancel: &Cancel,
+    on_progress: &dyn Fn(u64, u64),
+) -> Result<Vec<u32>, Cancelled> {
     let upto = upto as usize;
     let words = upto / 64 + 1;
     let mut set = vec![0u64; words];
@@ -262,11 +286,14 @@ pub fn by_option_bitsets(members: &[u64], upto: u64, on_progress: &dyn Fn(u64, u
                 carry = s >> (64 - bit);
             }
         }
+        if m % 256 == 0 {
+            cancel.check()?;
+        }
         if m % 65536 == 0 {
             on_progress(m as u64, upto as u64);
         }
     }
-    values
+    Ok(values)
 }
 
 /// The residues modulo `p` of a fixed set's members, each with its smallest member, as far
@@ -420,15 +447,21 @@ mod tests {
         // heap 400, whose values are the heaps themselves: they pass 128.
         let members: Vec<u64> = (1..=400).collect();
         let expected: Vec<u32> = (0..=400).collect();
-        assert_eq!(by_mex(&members, 400, &quiet), expected);
-        assert_eq!(by_option_bitsets(&members, 400, &quiet), expected);
+        assert_eq!(
+            by_mex(&members, 400, &Cancel::new(), &quiet).unwrap(),
+            expected
+        );
+        assert_eq!(
+            by_option_bitsets(&members, 400, &Cancel::new(), &quiet).unwrap(),
+            expected
+        );
     }
 
     #[test]
     fn every_rule_follows_the_definition_to_3000() {
         for rule in SetRule::ALL {
             assert_eq!(
-                values(rule, 3000, &quiet),
+                values(rule, 3000, &Cancel::new(), &quiet).unwrap(),
                 by_definition(rule, 3000),
                 "{rule:?}"
             );
@@ -442,8 +475,8 @@ mod tests {
         ] {
             let members = rule.members_up_to(3000);
             assert_eq!(
-                by_mex(&members, 3000, &quiet),
-                by_option_bitsets(&members, 3000, &quiet),
+                by_mex(&members, 3000, &Cancel::new(), &quiet).unwrap(),
+                by_option_bitsets(&members, 3000, &Cancel::new(), &quiet).unwrap(),
                 "{rule:?}"
             );
         }
@@ -457,14 +490,14 @@ mod tests {
             119, 124, 127, 130, 132, 137, 142, 147, 150, 170, 177, 180, 182, 187, 192, 197, 204,
             210, 215, 238, 243, 249, 255, 257, 260, 262, 267,
         ];
-        let v = values(SetRule::Squares, 267, &quiet);
+        let v = values(SetRule::Squares, 267, &Cancel::new(), &quiet).unwrap();
         let losing: Vec<u64> = (0..=267).filter(|&n| v[n as usize] == 0).collect();
         assert_eq!(losing, expected);
     }
 
     #[test]
     fn powers_of_two_have_the_proven_period_three() {
-        let v = values(SetRule::PowersOfTwo, 100, &quiet);
+        let v = values(SetRule::PowersOfTwo, 100, &Cancel::new(), &quiet).unwrap();
         assert_eq!(
             prove_pure_period(SetRule::PowersOfTwo, &v),
             Some(Period {
@@ -482,9 +515,9 @@ mod tests {
 
     #[test]
     fn no_period_is_claimed_for_squares_or_primes() {
-        let v = values(SetRule::Squares, 20_000, &quiet);
+        let v = values(SetRule::Squares, 20_000, &Cancel::new(), &quiet).unwrap();
         assert_eq!(prove_pure_period(SetRule::Squares, &v), None);
-        let v = values(SetRule::Primes, 20_000, &quiet);
+        let v = values(SetRule::Primes, 20_000, &Cancel::new(), &quiet).unwrap();
         assert_eq!(prove_pure_period(SetRule::Primes, &v), None);
     }
 

@@ -568,9 +568,14 @@ pub fn analyse_misere(
         games,
         misere: true,
     };
-    let mut solver = crate::Solver::with_limit(game.clone(), limits.max_misere_states);
+    let mut solver = crate::Solver::with_limit(game.clone(), limits.max_misere_states)
+        .with_cancel(limits.cancel.clone());
     let start = game.canonical(heaps.clone());
-    let value = solver.try_value(&start).map_err(|_| too_large.clone())?;
+    let stopped = |e| match e {
+        crate::SolveError::Cancelled(c) => ImpartialError::Cancelled(c),
+        _ => too_large.clone(),
+    };
+    let value = solver.try_value(&start).map_err(stopped)?;
     let mut winning_moves = Vec::new();
     for (i, &(g, h)) in heaps.iter().enumerate() {
         if heaps[..i].contains(&(g, h)) {
@@ -580,9 +585,7 @@ pub fn analyse_misere(
             let mut after = heaps.clone();
             after.remove(i);
             after.extend(leaves.iter().map(|&l| (g, l)));
-            let v = solver
-                .try_value(&game.canonical(after))
-                .map_err(|_| too_large.clone())?;
+            let v = solver.try_value(&game.canonical(after)).map_err(stopped)?;
             if v.outcome() == Outcome::Loss {
                 winning_moves.push(ComponentMove {
                     component: i + 1,

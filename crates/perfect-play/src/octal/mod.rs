@@ -23,6 +23,7 @@ pub use checkpoint::GrundyCheckpoint;
 pub use code::{CodeError, OctalCode, Parts};
 pub use table::{Packing, ValueTable};
 
+use crate::budget::Cancel;
 use crate::game::{Ending, Game, Transition};
 use crate::period::Period;
 use crate::player::Outcome;
@@ -35,6 +36,9 @@ use thiserror::Error;
 /// Why an octal query cannot be answered.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum OctalError {
+    /// The work was cancelled (its [`crate::budget::Cancel`] raised) before it finished.
+    #[error(transparent)]
+    Cancelled(#[from] crate::budget::Cancelled),
     /// A malformed code.
     #[error(transparent)]
     Code(#[from] CodeError),
@@ -239,24 +243,24 @@ impl GrundySequence {
         options: &Options,
         on_progress: &dyn Fn(u64, u64),
     ) -> Result<GrundySequence, OctalError> {
-        let never = std::sync::atomic::AtomicBool::new(false);
-        GrundySequence::compute_resumable(code, options, None, &never, on_progress)
+        GrundySequence::compute_resumable(code, options, None, &Cancel::new(), on_progress)
     }
 
     /// [`GrundySequence::compute`] from the values a checkpoint holds (those past `upto`
     /// aside), saving them there every [`GrundyCheckpoint::interval`] and at the end. When
-    /// `stop` is set (by a Ctrl-C handler, say) the values so far are saved and the run ends
-    /// with [`OctalError::Stopped`]; the same call then goes on from them, and the values
-    /// come out as an uninterrupted run's.
+    /// `stop` is raised (by a Ctrl-C handler, a client gone) the run ends within a heap's
+    /// work: with a checkpoint, the values so far are saved and the error is
+    /// [`OctalError::Stopped`] (the same call then goes on from them, and the values come out
+    /// as an uninterrupted run's); without one, [`OctalError::Cancelled`].
     ///
     /// # Errors
     /// As [`GrundySequence::compute`]; [`OctalError::Checkpoint`] when the checkpoint cannot
-    /// be written; [`OctalError::Stopped`] when stopped.
+    /// be written; [`OctalError::Stopped`] or [`OctalError::Cancelled`] when stopped.
     pub fn compute_resumable(
         code: &OctalCode,
         options: &Options,
         checkpoint: Option<&mut GrundyCheckpoint>,
-        stop: &std::sync::atomic::AtomicBool,
+        stop: &Cancel,
         on_progress: &dyn Fn(u64, u64),
     ) -> Result<GrundySequence, OctalError> {
         if options.upto > MAX_UPTO {
@@ -328,7 +332,7 @@ struct Run<'a> {
     code: &'a OctalCode,
     options: &'a Options,
     checkpoint: Option<&'a mut GrundyCheckpoint>,
-    stop: &'a std::sync::atomic::AtomicBool,
+    stop: &'a Cancel,
     on_progress: &'a dyn Fn(u64, u64),
 }
 
@@ -337,7 +341,6 @@ impl Run<'_> {
         mut self,
         mut method: M,
     ) -> Result<(ValueTable, Option<Period>), OctalError> {
-        use std::sync::atomic::Ordering;
         let (code, options) = (self.code, self.options);
         let mut tracker =
             periodicity::PeriodTracker::new(code.largest_removal(), code.most_parts());
@@ -367,16 +370,18 @@ impl Run<'_> {
                 }
                 if n % 4096 == 0 {
                     (self.on_progress)(n as u64, options.upto);
-                    if self.stop.load(Ordering::Relaxed) {
-                        stopped = true;
-                        return false;
-                    }
-                    if let Some(checkpoint) = self.checkpoint.as_mut().filter(|c| c.due())
-                        && let Err(e) = checkpoint.save(values)
-                    {
-                        failure = Some(e);
-                        return false;
-                    }
+                }
+                // Each heap: a large heap of a hexadecimal code alone takes seconds.
+                if self.stop.is_cancelled() {
+                    stopped = true;
+                    return false;
+                }
+                if n % 4096 == 0
+                    && let Some(checkpoint) = self.checkpoint.as_mut().filter(|c| c.due())
+                    && let Err(e) = checkpoint.save(values)
+                {
+                    failure = Some(e);
+                    return false;
                 }
                 true
             });
@@ -395,6 +400,9 @@ impl Run<'_> {
                     path: checkpoint.path().display().to_string(),
                 });
             }
+        }
+        if stopped {
+            return Err(crate::budget::Cancelled.into());
         }
         (self.on_progress)(options.upto, options.upto);
         Ok((method.into_values(), period))
@@ -810,14 +818,17 @@ pub struct MisereAnalysis {
     pub states: usize,
 }
 
-/// Misère play (whoever moves last loses) on `heaps`, by exact search within `max_states`.
+/// Misère play (whoever moves last loses) on `heaps`, by exact search within `max_states`,
+/// stopped when `cancel` is raised.
 ///
 /// # Errors
-/// [`OctalError::MisereTooLarge`] when the search would visit more than `max_states` positions.
+/// [`OctalError::MisereTooLarge`] when the search would visit more than `max_states` positions;
+/// [`OctalError::Cancelled`].
 pub fn analyse_misere(
     code: &OctalCode,
     heaps: &[u32],
     max_states: usize,
+    cancel: &Cancel,
 ) -> Result<MisereAnalysis, OctalError> {
     // Every position reached from a heap of h is a partition of at most h tokens: refuse up
     // front when the product of those counts exceeds the limit.
@@ -834,9 +845,13 @@ pub fn analyse_misere(
         misere: true,
     };
     let start = game.canonical(heaps.to_vec());
-    let mut solver = crate::Solver::with_limit(game.clone(), max_states);
-    let too_large = OctalError::MisereTooLarge(max_states);
-    let value = solver.try_value(&start).map_err(|_| too_large.clone())?;
+    let mut solver =
+        crate::Solver::with_limit(game.clone(), max_states).with_cancel(cancel.clone());
+    let too_large = |e| match e {
+        crate::SolveError::Cancelled(c) => OctalError::Cancelled(c),
+        _ => OctalError::MisereTooLarge(max_states),
+    };
+    let value = solver.try_value(&start).map_err(too_large)?;
     let mut winning_moves = Vec::new();
     for (i, &h) in heaps.iter().enumerate() {
         let mut rest = heaps.to_vec();
@@ -859,7 +874,7 @@ pub fn analyse_misere(
             after.extend(&leaves);
             let v = solver
                 .try_value(&game.canonical(after))
-                .map_err(|_| too_large.clone())?;
+                .map_err(too_large)?;
             if v.outcome() == Outcome::Loss {
                 winning_moves.push(OctalMove {
                     heap: i,

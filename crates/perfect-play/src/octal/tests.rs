@@ -282,7 +282,7 @@ fn cgsuite_misere_values_give_the_misere_outcomes() {
             .map(|v| v.parse().unwrap())
             .collect();
         for (n, v) in values.iter().enumerate() {
-            let a = analyse_misere(&code(game), &[n as u32], 1_000_000).unwrap();
+            let a = analyse_misere(&code(game), &[n as u32], 1_000_000, &Cancel::new()).unwrap();
             let expected = if *v == 0 { Outcome::Loss } else { Outcome::Win };
             assert_eq!(a.outcome, expected, "{game} heap {n}");
         }
@@ -362,7 +362,7 @@ fn partition_counts() {
 
 #[test]
 fn misere_out_of_reach_says_so() {
-    let err = analyse_misere(&code("0.77"), &[60, 61, 62], 10_000).unwrap_err();
+    let err = analyse_misere(&code("0.77"), &[60, 61, 62], 10_000, &Cancel::new()).unwrap_err();
     assert_eq!(err, OctalError::MisereTooLarge(10_000));
 }
 
@@ -430,7 +430,12 @@ fn adaptive_values_equal_naive_values() {
 #[test]
 fn misere_search_refuses_a_huge_heap_at_once() {
     let start = std::time::Instant::now();
-    let result = analyse_misere(&code("0.75"), &[5, 0, 2_000_000, 8], 5_000_000);
+    let result = analyse_misere(
+        &code("0.75"),
+        &[5, 0, 2_000_000, 8],
+        5_000_000,
+        &Cancel::new(),
+    );
     assert_eq!(result, Err(OctalError::MisereTooLarge(5_000_000)));
     assert!(start.elapsed() < std::time::Duration::from_secs(1));
 }
@@ -837,14 +842,13 @@ fn scratch(name: &str) -> std::path::PathBuf {
 /// what it holds.
 fn resume(code: &OctalCode, options: &Options, path: &std::path::Path) -> GrundySequence {
     let mut checkpoint = GrundyCheckpoint::open(path, code).unwrap();
-    let never = std::sync::atomic::AtomicBool::new(false);
+    let never = Cancel::new();
     GrundySequence::compute_resumable(code, options, Some(&mut checkpoint), &never, &|_, _| {})
         .unwrap()
 }
 
 #[test]
 fn a_stopped_computation_goes_on_from_its_checkpoint_to_the_same_values() {
-    use std::sync::atomic::{AtomicBool, Ordering};
     // Officers (0.6) has no known period: every heap is computed.
     let code: OctalCode = "0.6".parse().unwrap();
     for method in [Method::Auto, Method::Naive, Method::RareCommon] {
@@ -853,13 +857,17 @@ fn a_stopped_computation_goes_on_from_its_checkpoint_to_the_same_values() {
         let path = scratch(&format!("officers-{method:?}"));
         for stop_at in [4096u64, 20_480, 40_960] {
             let mut checkpoint = GrundyCheckpoint::open(&path, &code).unwrap();
-            let stop = AtomicBool::new(false);
+            let stop = Cancel::new();
             let stopped = GrundySequence::compute_resumable(
                 &code,
                 &options,
                 Some(&mut checkpoint),
                 &stop,
-                &|done, _| stop.store(done >= stop_at, Ordering::Relaxed),
+                &|done, _| {
+                    if done >= stop_at {
+                        stop.cancel();
+                    }
+                },
             );
             assert!(
                 matches!(stopped, Err(OctalError::Stopped { heaps, .. }) if heaps as u64 == stop_at + 1),
@@ -1054,19 +1062,22 @@ fn officers_packed(upto: u64) {
 /// values.
 #[test]
 fn a_packed_run_goes_on_from_its_checkpoint() {
-    use std::sync::atomic::{AtomicBool, Ordering};
     let code: OctalCode = "0.6".parse().unwrap();
     let options = packed(30_000, Method::Auto, 2_000, 1_000);
     let whole = GrundySequence::compute(&code, &full(30_000, Method::Auto), &|_, _| {}).unwrap();
     let path = scratch("officers-packed");
     let mut checkpoint = GrundyCheckpoint::open(&path, &code).unwrap();
-    let stop = AtomicBool::new(false);
+    let stop = Cancel::new();
     let stopped = GrundySequence::compute_resumable(
         &code,
         &options,
         Some(&mut checkpoint),
         &stop,
-        &|done, _| stop.store(done >= 12_288, Ordering::Relaxed),
+        &|done, _| {
+            if done >= 12_288 {
+                stop.cancel();
+            }
+        },
     );
     assert!(
         matches!(stopped, Err(OctalError::Stopped { heaps: 12_289, .. })),

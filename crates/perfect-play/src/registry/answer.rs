@@ -117,7 +117,40 @@ pub enum QueryError {
     /// The work is estimated above the time budget: refused before it starts.
     #[error(transparent)]
     OverBudget(#[from] OverBudget),
+    /// The work was cancelled (its [`crate::budget::Cancel`] raised) before it finished.
+    #[error(transparent)]
+    Cancelled(#[from] crate::budget::Cancelled),
 }
+
+/// A solver's error as a query's: a cancellation stays one, any other error is the input's.
+macro_rules! from_solver_error {
+    ($($error:ident),*) => {$(
+        impl From<$error> for QueryError {
+            fn from(e: $error) -> QueryError {
+                match e {
+                    $error::Cancelled(c) => QueryError::Cancelled(c),
+                    e => QueryError::bad(e),
+                }
+            }
+        }
+    )*};
+}
+
+use crate::can_i_win::CanIWinError;
+use crate::engine::EngineError;
+use crate::impartial::ImpartialError;
+use crate::octal::OctalError;
+use crate::subtraction::SubtractionError;
+use crate::take_ends::TakeEndsError;
+
+from_solver_error!(
+    EngineError,
+    ImpartialError,
+    CanIWinError,
+    SubtractionError,
+    TakeEndsError,
+    OctalError
+);
 
 impl QueryError {
     /// A bad input from any error's message.

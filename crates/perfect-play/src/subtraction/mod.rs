@@ -20,6 +20,7 @@
 pub mod period;
 pub mod three;
 
+use crate::budget::Cancel;
 use crate::game::{Ending, Game, Transition};
 use crate::nim;
 use crate::player::{Outcome, Player};
@@ -38,6 +39,9 @@ pub const MAX_MOVE: u64 = 100_000_000;
 /// Why a subtraction-game query cannot be answered.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum SubtractionError {
+    /// The work was cancelled (its [`crate::budget::Cancel`] raised) before it finished.
+    #[error(transparent)]
+    Cancelled(#[from] crate::budget::Cancelled),
     /// A move of 0 coins.
     #[error("a move must take at least 1 coin; 0 is not a move")]
     ZeroMove,
@@ -73,7 +77,7 @@ pub enum Rule {
 }
 
 /// Limits on the work one query may do.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// Most pile sizes whose values the general period search may compute (it keeps each, one
     /// byte a pile, so this bounds memory).
@@ -92,6 +96,8 @@ pub struct Limits {
     /// `O(y + period)` however long the preperiod. Piles between them and the preperiod are
     /// kept when given up front ([`Sequence::compute_for`]), else generated again when asked.
     pub kept_prefix: usize,
+    /// Raised to stop the work: it ends with [`SubtractionError::Cancelled`].
+    pub cancel: Cancel,
 }
 
 impl Limits {
@@ -120,6 +126,7 @@ impl Default for Limits {
             max_search_states: 2_000_000,
             word_parallel: true,
             kept_prefix: 1 << 20,
+            cancel: Cancel::new(),
         }
     }
 }
@@ -230,8 +237,10 @@ impl Sequence {
     ) -> Result<Sequence, SubtractionError> {
         if limits.takes_word_path(set) {
             let limit = usize::try_from(limits.max_streamed_values).unwrap_or(usize::MAX);
-            let values = three::compute(set, rule, limit, limits.kept_prefix, piles)
-                .ok_or(SubtractionError::NoPeriod(limits.max_streamed_values))?;
+            let computed =
+                three::compute(set, rule, limit, limits.kept_prefix, piles, &limits.cancel);
+            limits.cancel.check()?;
+            let values = computed.ok_or(SubtractionError::NoPeriod(limits.max_streamed_values))?;
             return Ok(Sequence {
                 rule,
                 period: values.period,
@@ -251,9 +260,11 @@ impl Sequence {
             rule,
             values: Vec::new(),
             limit: usize::try_from(limits.max_values).unwrap_or(usize::MAX),
+            cancel: &limits.cancel,
         };
-        let (period, proof) = period::find_period(window, &mut generator)
-            .map_err(|e| SubtractionError::NoPeriod(e.0))?;
+        let found = period::find_period(window, &mut generator);
+        limits.cancel.check()?;
+        let (period, proof) = found.map_err(|e| SubtractionError::NoPeriod(e.0))?;
         let mut values = generator.values;
         let values_computed = values.len() as u64;
         let outcome_period = period::projected_period(&values, period, |v| v != 0);
@@ -351,6 +362,8 @@ struct Generator<'a> {
     rule: Rule,
     values: Vec<u8>,
     limit: usize,
+    /// Raised: the sequence refuses to grow (and the caller reports the cancellation).
+    cancel: &'a Cancel,
 }
 
 impl period::Values for Generator<'_> {
@@ -360,6 +373,9 @@ impl period::Values for Generator<'_> {
         }
         self.values.reserve(len.saturating_sub(self.values.len()));
         while self.values.len() < len {
+            if self.values.len().is_multiple_of(65536) && self.cancel.is_cancelled() {
+                return Err(NoPeriodWithin(self.values.len() as u64));
+            }
             let n = self.values.len() as u64;
             let v = next_value(self.set, self.rule, &self.values, n);
             self.values.push(v);
@@ -739,15 +755,20 @@ fn misere_sum(
         set: set.clone(),
         rule: Rule::Misere,
     };
-    let mut solver = crate::Solver::new(game);
+    let mut solver = crate::Solver::new(game).with_cancel(limits.cancel.clone());
+    // The count above bounds the table: only a cancellation stops the search.
+    let stopped = |_| SubtractionError::Cancelled(crate::budget::Cancelled);
     let start = SubtractionSum::canonical(small.clone());
-    let value = solver.value(&start);
+    let value = solver.try_value(&start).map_err(stopped)?;
     let mut moves = Vec::new();
     for (pile, &size) in small.iter().enumerate() {
         for &take in set.moves().iter().take_while(|&&s| s <= size) {
             let mut after = small.clone();
             after[pile] -= take;
-            if solver.value(&SubtractionSum::canonical(after)).outcome() == Outcome::Loss {
+            let after = solver
+                .try_value(&SubtractionSum::canonical(after))
+                .map_err(stopped)?;
+            if after.outcome() == Outcome::Loss {
                 moves.push(PileMove {
                     pile,
                     take,

@@ -110,6 +110,7 @@ pub fn options(defaults: Options, budget: &Budget) -> Options {
     Options {
         memory_limit: budget.memory(defaults.memory_limit),
         remoteness_limit: budget.cap(defaults.remoteness_limit, 1_000),
+        cancel: budget.cancel.clone(),
         ..defaults
     }
 }
@@ -150,7 +151,7 @@ pub fn report(
     options: &Options,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<Report<Analysis>, QueryError> {
-    let a = can_i_win::analyse_with_progress(query, options, progress).map_err(QueryError::bad)?;
+    let a = can_i_win::analyse_with_progress(query, options, progress)?;
     // The picks that achieve the exact value: with remoteness, fastest win or slowest loss;
     // without it, every pick with the position's outcome.
     let best = a

@@ -78,6 +78,7 @@ pub fn options(threads: usize, budget: &Budget) -> Options {
     Options {
         memory_limit: budget.memory(2 << 30),
         threads,
+        cancel: budget.cancel.clone(),
         ..Options::default()
     }
 }
@@ -98,9 +99,7 @@ pub fn in_memory(
     game.check_position(position).map_err(QueryError::bad)?;
     let options = options(threads, budget);
     refuse_if_too_large(game, options.memory_limit, budget)?;
-    let solution = game
-        .solve(&options, None, progress)
-        .map_err(QueryError::bad)?;
+    let solution = game.solve(&options, None, progress)?;
     let read = game
         .answer(position, &mut |i| solution.record(i))
         .map_err(QueryError::bad)?;

@@ -198,7 +198,8 @@ pub fn answer(params: &Params, position: &str, budget: &Budget) -> Result<Answer
         Method::Auto,
         budget,
     )?;
-    let seq = GrundySequence::compute(&code, &plan.options, &|_, _| {}).map_err(QueryError::bad)?;
+    let seq =
+        GrundySequence::compute_resumable(&code, &plan.options, None, &budget.cancel, &|_, _| {})?;
     check_capped(&seq, &plan, &code, budget)?;
     let misere = params.text("misere") == Some("true");
     let mut answer = report(&code, &seq, &heaps, misere, Method::Auto, budget)?.answer;
@@ -250,8 +251,8 @@ pub fn report(
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let mut a = octal::analyse_misere(code, &small, budget.cap(MISERE_STATES, 2_000))
-            .map_err(QueryError::bad)?;
+        let states = budget.cap(MISERE_STATES, 2_000);
+        let mut a = octal::analyse_misere(code, &small, states, &budget.cancel)?;
         // Equal heaps give the same positions: each listed once, for the first of them.
         super::distinct(&mut a.winning_moves, |m| {
             after_heap_move(heaps, m.heap, &m.leaves)

@@ -74,8 +74,9 @@ pub fn report(row: &[i64], asked: Asked, budget: &Budget) -> Result<Report<Analy
         line: asked.line,
         memory_limit: budget.memory(defaults.memory_limit),
         max_piles: budget.cap(asked.max_piles.unwrap_or(defaults.max_piles), 300),
+        cancel: budget.cancel.clone(),
     };
-    let a = take_ends::analyse(row, &options).map_err(QueryError::bad)?;
+    let a = take_ends::analyse(row, &options)?;
     let mut answer = answer_of(row, &a, asked.ties_win);
     if asked.table {
         let table = take_ends::margin_table(row).map_err(QueryError::bad)?;

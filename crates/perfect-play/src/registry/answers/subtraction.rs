@@ -33,6 +33,7 @@ pub fn limits(limit: Option<u64>, budget: &Budget) -> Limits {
             SECONDS_PER_VALUE,
         ),
         max_search_states: budget.cap(defaults.max_search_states, 2_000),
+        cancel: budget.cancel.clone(),
         ..defaults
     }
 }
@@ -45,7 +46,7 @@ pub fn query_error(error: SubtractionError, budget: &Budget) -> QueryError {
         SubtractionError::NoPeriod(n) if budget.affordable(SECONDS_PER_VALUE) == Some(n) => budget
             .stopped_at_cap(format!("proving the period (past {n} pile sizes)"))
             .into(),
-        e => QueryError::bad(e),
+        e => e.into(),
     }
 }
 

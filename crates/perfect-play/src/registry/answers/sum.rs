@@ -35,6 +35,7 @@ pub fn limits(budget: &Budget) -> Limits {
         ),
         max_work: budget.cap(defaults.max_work, 2_000_000),
         max_misere_states: budget.cap(defaults.max_misere_states, 2_000),
+        cancel: budget.cancel.clone(),
     }
 }
 
@@ -68,7 +69,7 @@ pub fn query_error(e: ImpartialError, budget: &Budget) -> QueryError {
                 .stopped_at_cap(format!("the values of {game} up to heap {heap}"))
                 .into()
         }
-        e => QueryError::bad(e),
+        e => e.into(),
     }
 }
 
@@ -157,7 +158,7 @@ pub fn normal(
 /// # Errors
 /// As [`impartial::analyse_misere`].
 pub fn misere(components: &[Component], limits: &Limits) -> Result<Report<MisereSum>, QueryError> {
-    let m = impartial::analyse_misere(components, limits).map_err(QueryError::bad)?;
+    let m = impartial::analyse_misere(components, limits)?;
     let mut details = Map::new();
     details.insert("misere".into(), json!(true));
     details.insert(

@@ -35,6 +35,7 @@
 mod sweep;
 
 use super::{Rule, SubtractionSet};
+use crate::budget::Cancel;
 use crate::period::{Period, prime_factors};
 use rustc_hash::FxHashMap;
 
@@ -549,6 +550,7 @@ pub fn compute(
     limit: usize,
     keep_prefix: usize,
     wanted: &[u64],
+    cancel: &Cancel,
 ) -> Option<Values> {
     let (x, y) = match *set.moves() {
         [1, y] => (y as usize, y as usize),
@@ -556,9 +558,10 @@ pub fn compute(
         _ => return None,
     };
     let catch = Catch::new(wanted);
-    let proven = match sweep::sweep(x, y, rule, limit, &catch) {
+    let proven = match sweep::sweep(x, y, rule, limit, &catch, cancel) {
         Some(swept) => from_sweep(swept),
-        None => search(x, y, rule, limit, catch)?,
+        None if cancel.is_cancelled() => return None,
+        None => search(x, y, rule, limit, catch, cancel)?,
     };
     Some(Values::new(x, y, rule, proven, keep_prefix))
 }
@@ -597,13 +600,27 @@ impl Values {
 }
 
 /// The three passes (detect, prove the period, bisect for the preperiod).
-fn search(x: usize, y: usize, rule: Rule, limit: usize, mut catch: Catch) -> Option<Proven> {
+fn search(
+    x: usize,
+    y: usize,
+    rule: Rule,
+    limit: usize,
+    mut catch: Catch,
+    cancel: &Cancel,
+) -> Option<Proven> {
     let mut stream = Stream::new(x, y, rule, 0);
     catch.below(stream.len(), |n| stream.value(n));
     let mut checkpoints = Checkpoints::new(y);
     let offsets = offsets_for(x);
     let (cycle_start, period, cycle) = loop {
-        let found = detect(&mut stream, &mut checkpoints, &mut catch, offsets, limit)?;
+        let found = detect(
+            &mut stream,
+            &mut checkpoints,
+            &mut catch,
+            offsets,
+            limit,
+            cancel,
+        )?;
         if let Some((period, cycle)) = exact_period(&mut stream, &found) {
             break (found.at, period, cycle);
         }
@@ -672,6 +689,7 @@ fn detect(
     catch: &mut Catch,
     offsets: &[usize],
     limit: usize,
+    cancel: &Cancel,
 ) -> Option<Detection> {
     const BASE: u64 = 0x9E37_79B9_7F4A_7C15 | 1;
     let y = stream.y;
@@ -701,7 +719,9 @@ fn detect(
     loop {
         // The windows starting in word k need piles up to 64 (k + full) + 63 + 64.
         while stream.words <= k + full + 1 {
-            if stream.len() >= limit {
+            // A word is 64 piles: the flag is looked at every 2^16 piles.
+            if stream.len() >= limit || (stream.words.is_multiple_of(1024) && cancel.is_cancelled())
+            {
                 return None;
             }
             stream.advance();
@@ -1134,6 +1154,7 @@ mod tests {
             &mut Catch::default(),
             offsets_for(100),
             usize::MAX,
+            &Cancel::new(),
         )
         .unwrap();
         let (period, cycle) = exact_period(&mut stream.clone(), &found).unwrap();
@@ -1159,12 +1180,13 @@ mod tests {
     /// The sweep against the three passes: the same period, preperiods and values.
     fn check_sweep(x: usize, y: usize, rule: Rule, must_sweep: bool) {
         let ctx = format!("{{1, {x}, {y}}} {rule:?}");
-        let Some(swept) = sweep::sweep(x, y, rule, usize::MAX, &Catch::default()) else {
+        let Some(swept) = sweep::sweep(x, y, rule, usize::MAX, &Catch::default(), &Cancel::new())
+        else {
             assert!(!must_sweep, "{ctx}: the sweep gave way");
             return;
         };
         let fast = Values::new(x, y, rule, from_sweep(swept), 1000);
-        let searched = search(x, y, rule, usize::MAX, Catch::default()).unwrap();
+        let searched = search(x, y, rule, usize::MAX, Catch::default(), &Cancel::new()).unwrap();
         let slow = Values::new(x, y, rule, searched, 1000);
         assert_eq!(fast.period, slow.period, "{ctx}");
         assert_eq!(fast.outcome_period, slow.outcome_period, "{ctx}");
@@ -1189,11 +1211,12 @@ mod tests {
             .filter(|&p| p >= 1000)
             .collect();
         let regenerated = fast.get_many(&gap);
-        let swept = sweep::sweep(x, y, rule, usize::MAX, &Catch::new(&gap)).unwrap();
+        let swept =
+            sweep::sweep(x, y, rule, usize::MAX, &Catch::new(&gap), &Cancel::new()).unwrap();
         let caught = Values::new(x, y, rule, from_sweep(swept), 1000);
         assert_eq!(caught.caught.len(), gap.len(), "{ctx}");
         assert_eq!(caught.get_many(&gap), regenerated, "{ctx}");
-        let searched = search(x, y, rule, usize::MAX, Catch::new(&gap)).unwrap();
+        let searched = search(x, y, rule, usize::MAX, Catch::new(&gap), &Cancel::new()).unwrap();
         let searched = Values::new(x, y, rule, searched, 1000);
         assert_eq!(searched.caught.len(), gap.len(), "{ctx}");
         assert_eq!(searched.get_many(&gap), regenerated, "{ctx}");

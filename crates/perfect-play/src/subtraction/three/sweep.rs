@@ -13,6 +13,7 @@
 //! when defects are too many.
 
 use super::{Catch, Stream, below_pile, differing, differing_marks, from_pile, last_pile};
+use crate::budget::Cancel;
 use crate::subtraction::Rule;
 
 /// What the sweep proved: `g(m) = ring[m % lag]` for every `m >= preperiod`.
@@ -39,8 +40,15 @@ const SPARSE: usize = 32;
 /// Sweep at the lags `y + x` and `y + 1` side by side (the period is often one of them, and
 /// at a lag that is no multiple of it the defects can stay few forever), taking the first to
 /// finish; `None` when neither is sparse, both grow too many defects, or the search passes
-/// `limit` piles.
-pub(super) fn sweep(x: usize, y: usize, rule: Rule, limit: usize, wanted: &Catch) -> Option<Swept> {
+/// `limit` piles or `cancel` is raised.
+pub(super) fn sweep(
+    x: usize,
+    y: usize,
+    rule: Rule,
+    limit: usize,
+    wanted: &Catch,
+    cancel: &Cancel,
+) -> Option<Swept> {
     let lags = if x == y {
         vec![y + 1]
     } else {
@@ -59,6 +67,9 @@ pub(super) fn sweep(x: usize, y: usize, rule: Rule, limit: usize, wanted: &Catch
     let mut mismatches = vec![Mismatches::default(); lags.len()];
     let mut w = 0;
     while 64 * w < start {
+        if w % 1024 == 0 && cancel.is_cancelled() {
+            return None;
+        }
         if w > 0 {
             stream.advance();
         }
@@ -83,6 +94,9 @@ pub(super) fn sweep(x: usize, y: usize, rule: Rule, limit: usize, wanted: &Catch
     let mut bound = start;
     let mut rounds = 0usize;
     while !sweeps.is_empty() {
+        if cancel.is_cancelled() {
+            return None;
+        }
         bound = bound.saturating_add(y).min(limit);
         rounds += 1;
         let mut i = 0;

@@ -1,0 +1,92 @@
+//! Work under way stops when its budget runs out (the request gets 422 within the budget and
+//! half a second) and when its client leaves.
+
+use perfect_play::budget::Cancel;
+use perfect_play_server::{Oracle, Refusal};
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+/// An oracle whose every answer is work that only its flag stops (or a minute).
+struct Endless {
+    budget: Option<f64>,
+    /// Answers stopped by their flag.
+    stopped: AtomicU32,
+}
+
+impl Oracle for Endless {
+    fn games(&self) -> Value {
+        json!({ "games": [] })
+    }
+
+    fn answer(&self, _: &str, _: &[(String, String)], cancel: &Cancel) -> Result<Value, Refusal> {
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(60) {
+            if cancel.is_cancelled() {
+                self.stopped.fetch_add(1, Ordering::SeqCst);
+                return Err(Refusal::Cancelled);
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        Ok(json!({ "ran": "a minute" }))
+    }
+
+    fn budget_seconds(&self) -> Option<f64> {
+        self.budget
+    }
+}
+
+/// Serve `oracle` on a free port of the loopback.
+async fn serve(oracle: Arc<Endless>) -> std::net::SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(perfect_play_server::serve(listener, oracle));
+    address
+}
+
+const REQUEST: &[u8] =
+    b"GET /api/v1/nim?position=1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn work_past_the_budget_is_stopped_and_answered_422_in_time() {
+    let oracle = Arc::new(Endless {
+        budget: Some(0.5),
+        stopped: AtomicU32::new(0),
+    });
+    let address = serve(Arc::clone(&oracle)).await;
+    let start = Instant::now();
+    let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+    stream.write_all(REQUEST).await.unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).await.unwrap();
+    let took = start.elapsed();
+    assert!(response.starts_with("HTTP/1.1 422"), "{response}");
+    assert!(response.contains("budget of 0.5 s"), "{response}");
+    assert!(took < Duration::from_secs(1), "answered after {took:?}");
+    // The worker was stopped, not left running.
+    assert_eq!(oracle.stopped.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn work_stops_when_its_client_leaves() {
+    // No deadline: only the client's leaving can stop the work.
+    let oracle = Arc::new(Endless {
+        budget: None,
+        stopped: AtomicU32::new(0),
+    });
+    let address = serve(Arc::clone(&oracle)).await;
+    let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+    stream.write_all(REQUEST).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    drop(stream);
+    let left = Instant::now();
+    while oracle.stopped.load(Ordering::SeqCst) == 0 {
+        assert!(
+            left.elapsed() < Duration::from_secs(1),
+            "the work ran on after its client left"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
