@@ -33,6 +33,7 @@ fuzz_target!(|data: &[u8]| {
         }
         Err(ExploreError::UnknownGame(_) | ExploreError::BadInput(_)) => {}
         Err(ExploreError::Cancelled) => panic!("cancelled with no one to cancel it"),
+        Err(ExploreError::Busy(_)) => panic!("turned away with no lane"),
         Err(ExploreError::OverBudget { estimate_seconds, budget_seconds, .. }) => {
             assert!(estimate_seconds >= budget_seconds);
         }

@@ -8,7 +8,7 @@
 //! `position` included) and to the answer the `query` answered.
 
 use crate::commands::{self, Budget};
-use perfect_play::budget::Cancel;
+use perfect_play::budget::{Admission, Busy, Cancel};
 use perfect_play::engine::Database;
 use perfect_play::registry::{
     self, Answer, EngineGame, GameInfo, ParamKind, Params, QueryError, answers,
@@ -39,6 +39,9 @@ pub enum ExploreError {
     /// The work was cancelled (the client left, or the budget's deadline passed).
     #[error("the answer was cancelled before it was ready")]
     Cancelled,
+    /// Long work turned away for now by the budget's admission.
+    #[error(transparent)]
+    Busy(#[from] Busy),
 }
 
 /// The game of that name (or alias) in the library's registry.
@@ -201,18 +204,20 @@ impl std::fmt::Debug for Explorer {
 impl Explorer {
     /// The answer for `game` at the position and options in `params` (query parameters).
     pub fn answer(&self, game: &str, params: &[(String, String)]) -> Result<Value, ExploreError> {
-        self.answer_until(game, params, &Cancel::new())
+        self.answer_until(game, params, &Cancel::new(), None)
     }
 
-    /// [`Explorer::answer`], stopped with [`ExploreError::Cancelled`] once `cancel` is raised.
+    /// [`Explorer::answer`], stopped with [`ExploreError::Cancelled`] once `cancel` is raised,
+    /// and long work admitted by `admission` (see [`Budget::admission`]).
     ///
     /// # Errors
-    /// As [`Explorer::answer`].
+    /// As [`Explorer::answer`], and [`ExploreError::Busy`] from the admission.
     pub fn answer_until(
         &self,
         game: &str,
         params: &[(String, String)],
         cancel: &Cancel,
+        admission: Option<Arc<dyn Admission>>,
     ) -> Result<Value, ExploreError> {
         let spec = self::game(game).ok_or_else(|| ExploreError::UnknownGame(game.into()))?;
         let mut position = String::new();
@@ -242,7 +247,7 @@ impl Explorer {
         let answer = match self.database_for(spec, &checked) {
             Some(served) => read_served(served, &position)?,
             None => spec
-                .answer(&checked, &position, &self.budget(cancel))
+                .answer(&checked, &position, &self.budget(cancel, admission))
                 .map_err(refusal)?,
         };
         let mut answer = answer.to_json();
@@ -264,11 +269,12 @@ impl Explorer {
             .find(|d| d.game.name == spec.name && d.engine.variant() == variant)
     }
 
-    fn budget(&self, cancel: &Cancel) -> Budget {
+    fn budget(&self, cancel: &Cancel, admission: Option<Arc<dyn Admission>>) -> Budget {
         Budget {
             seconds: Some(self.budget_seconds),
             small: self.small_limits,
             cancel: cancel.clone(),
+            admission,
             ..Budget::default()
         }
     }
@@ -326,6 +332,7 @@ fn refusal(e: QueryError) -> ExploreError {
         },
         QueryError::BadInput(message) => ExploreError::BadInput(message),
         QueryError::Cancelled(_) => ExploreError::Cancelled,
+        QueryError::Busy(busy) => ExploreError::Busy(busy),
     }
 }
 
@@ -344,8 +351,9 @@ impl perfect_play_server::Oracle for Explorer {
         game: &str,
         params: &[(String, String)],
         cancel: &Cancel,
+        admission: Arc<dyn Admission>,
     ) -> Result<Value, perfect_play_server::Refusal> {
-        self.answer_until(game, params, cancel)
+        self.answer_until(game, params, cancel, Some(admission))
             .map_err(|e| match e {
                 ExploreError::UnknownGame(_) => {
                     perfect_play_server::Refusal::NotFound(e.to_string())
@@ -363,6 +371,10 @@ impl perfect_play_server::Oracle for Explorer {
                     budget_seconds,
                 },
                 ExploreError::Cancelled => perfect_play_server::Refusal::Cancelled,
+                ExploreError::Busy(busy) => perfect_play_server::Refusal::Busy {
+                    message: busy.to_string(),
+                    retry_after: busy.retry_after,
+                },
             })
     }
 }

@@ -7,8 +7,9 @@
 //!
 //! Every request gets an answer: bad input is 400, an unknown game or path 404, a query whose
 //! estimated cost is above the per-request budget 422 (refused before any work, never queued),
-//! each with `{"error": "..."}`. Work under way is cancelled when its client leaves, and when
-//! the budget runs out (then 422 too, "stopped at the budget").
+//! each with `{"error": "..."}`. Work under way is cancelled when the budget runs out (then
+//! 422 too, "stopped at the budget"), and when hyper drops the request (a connection reset).
+//! Long work (by its estimate) waits for a place in the [`lane`], or is turned away (503).
 
 use axum::Router;
 use axum::extract::{Path, RawQuery, State};
@@ -16,12 +17,14 @@ use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use lru::LruCache;
-use perfect_play::budget::Cancel;
+use perfect_play::budget::{Admission, Cancel};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::num::NonZeroUsize;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+
+pub mod lane;
 use tokio::sync::Semaphore;
 
 /// Why an oracle does not answer.
@@ -46,6 +49,14 @@ pub enum Refusal {
     /// The work was cancelled through the [`Cancel`] it was given.
     #[error("the answer was cancelled before it was ready")]
     Cancelled,
+    /// Long work turned away by the lane (503 with `Retry-After`).
+    #[error("{message}")]
+    Busy {
+        /// The sentence with the figures.
+        message: String,
+        /// Seconds after which to ask again.
+        retry_after: u64,
+    },
 }
 
 /// What the server asks about games.
@@ -53,12 +64,14 @@ pub trait Oracle: Send + Sync + 'static {
     /// Every game with its parameters and example positions (`GET /api/v1/games`).
     fn games(&self) -> Value;
     /// The answer for `game` with these query parameters (`position` among them); long work
-    /// stops with [`Refusal::Cancelled`] once `cancel` is raised.
+    /// stops with [`Refusal::Cancelled`] once `cancel` is raised, and asks `admission` before
+    /// it starts with its estimate.
     fn answer(
         &self,
         game: &str,
         params: &[(String, String)],
         cancel: &Cancel,
+        admission: Arc<dyn Admission>,
     ) -> Result<Value, Refusal>;
     /// Seconds one answer may take, counted from the request's arrival: past them the work
     /// is cancelled and the request answered 422. None: no deadline.
@@ -79,6 +92,10 @@ impl Drop for CancelOnDrop {
 
 /// The longest query string accepted (bytes): far past any real position.
 pub const MAX_QUERY_BYTES: usize = 8 << 10;
+
+/// Answers computed at once. Quick ones take a millisecond or so; long ones are few at a time
+/// in the lane; this bounds the threads.
+const ANSWERS_AT_ONCE: usize = 64;
 
 /// Answers kept in memory, most recently used first.
 const CACHE_ENTRIES: usize = 4_096;
@@ -177,7 +194,7 @@ pub fn openapi_document(games: &Value) -> Value {
                     "400": reply("a position or parameter that is not accepted", "Error"),
                     "404": reply("no such game", "Error"),
                     "422": reply("the estimated time is above the per-request budget (refused before any work), or the work ran past the budget and was stopped", "OverBudget"),
-                    "503": reply("every worker stayed busy for the whole budget; try again after Retry-After seconds", "Error"),
+                    "503": reply("long answers are turned away for now (too many waiting), or every worker stayed busy for the whole budget; try again after Retry-After seconds", "Error"),
                 },
             }
         });
@@ -192,14 +209,15 @@ struct Shared {
     /// The OpenAPI document, made once from the oracle's games.
     openapi: String,
     cache: Mutex<LruCache<CacheKey, (StatusCode, Arc<str>)>>,
-    /// Answers computed at once: one per core, so a burst of slow questions waits its turn
-    /// instead of starving the quick ones of every thread.
+    /// Answers computed at once, quick and long: past them a request waits (its budget
+    /// counting).
     workers: Semaphore,
+    /// The places of long answers (see [`lane`]).
+    lane: Arc<lane::Lane>,
 }
 
 /// The routes, ready to serve.
 pub fn router(oracle: Arc<dyn Oracle>) -> Router {
-    let workers = std::thread::available_parallelism().map_or(2, NonZeroUsize::get);
     let openapi = openapi_document(&oracle.games()).to_string();
     let shared = Arc::new(Shared {
         oracle,
@@ -207,7 +225,8 @@ pub fn router(oracle: Arc<dyn Oracle>) -> Router {
         cache: Mutex::new(LruCache::new(
             NonZeroUsize::new(CACHE_ENTRIES).unwrap_or(NonZeroUsize::MIN),
         )),
-        workers: Semaphore::new(workers),
+        workers: Semaphore::new(ANSWERS_AT_ONCE),
+        lane: Arc::new(lane::Lane::for_this_machine()),
     });
     let mut router = Router::new();
     for (path, content_type, body) in ASSETS {
@@ -222,12 +241,82 @@ pub fn router(oracle: Arc<dyn Oracle>) -> Router {
         .with_state(shared)
 }
 
+/// What the server allows its connections.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConnectionLimits {
+    /// Connections open at once; past them a new connection is closed at once.
+    pub most_connections: usize,
+    /// How long a connection may take to send a request's headers, and stay idle between
+    /// requests: slow or silent clients are closed after it.
+    pub header_timeout: Duration,
+}
+
+impl Default for ConnectionLimits {
+    fn default() -> ConnectionLimits {
+        ConnectionLimits {
+            most_connections: 1024,
+            header_timeout: Duration::from_secs(5),
+        }
+    }
+}
+
 /// Serve on `listener` until the process ends.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     oracle: Arc<dyn Oracle>,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(oracle)).await
+    serve_with(listener, oracle, ConnectionLimits::default()).await
+}
+
+/// [`serve`] with these connection limits.
+pub async fn serve_with(
+    listener: tokio::net::TcpListener,
+    oracle: Arc<dyn Oracle>,
+    limits: ConnectionLimits,
+) -> std::io::Result<()> {
+    serve_until(listener, oracle, limits, std::future::pending()).await
+}
+
+/// Serve on `listener` until `shutdown` completes. Each connection is HTTP/1.1 with a
+/// deadline for its headers (idle keep-alive included), answers a client that half-closed
+/// after its request, and counts against the most connections.
+async fn serve_until(
+    listener: tokio::net::TcpListener,
+    oracle: Arc<dyn Oracle>,
+    limits: ConnectionLimits,
+    shutdown: impl std::future::Future<Output = ()>,
+) -> std::io::Result<()> {
+    let service = hyper_util::service::TowerToHyperService::new(router(oracle));
+    let connections = Arc::new(Semaphore::new(limits.most_connections));
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(hyper_util::rt::TokioTimer::new())
+        .header_read_timeout(limits.header_timeout)
+        .half_close(true);
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            () = &mut shutdown => return Ok(()),
+        };
+        let stream = match accepted {
+            Ok((stream, _)) => stream,
+            // Out of file descriptors, a connection reset before it was taken: the listener
+            // goes on after a breath.
+            Err(_) => {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+                continue;
+            }
+        };
+        let Ok(permit) = Arc::clone(&connections).try_acquire_owned() else {
+            continue; // over the bound: dropped, so closed
+        };
+        let connection =
+            http.serve_connection(hyper_util::rt::TokioIo::new(stream), service.clone());
+        tokio::spawn(async move {
+            let _ = connection.await;
+            drop(permit);
+        });
+    }
 }
 
 /// Bind `host:port`, call `ready` with the address bound (port 0 picks a free one), and serve
@@ -244,11 +333,10 @@ pub fn run(
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind((host, port)).await?;
         ready(listener.local_addr()?);
-        axum::serve(listener, router(oracle))
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
-            })
-            .await
+        serve_until(listener, oracle, ConnectionLimits::default(), async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await
     })
 }
 
@@ -356,8 +444,13 @@ async fn position(
     let oracle = Arc::clone(&shared.oracle);
     let (game, params) = key.clone();
     let worker_cancel = cancel.clone();
+    let ticket = Arc::new(lane::Ticket::new(
+        Arc::clone(&shared.lane),
+        deadline.map(tokio::time::Instant::into_std),
+        cancel.clone(),
+    ));
     let mut work =
-        tokio::task::spawn_blocking(move || oracle.answer(&game, &params, &worker_cancel));
+        tokio::task::spawn_blocking(move || oracle.answer(&game, &params, &worker_cancel, ticket));
     let answered = match until(deadline, &mut work).await {
         Ok(answered) => answered,
         Err(_) => {
@@ -389,6 +482,17 @@ async fn position(
         ),
         // Raised only here, past the deadline, or by a client gone (nobody reads this).
         Ok(Err(Refusal::Cancelled)) => return over_budget_stopped(budget),
+        // Turned away at once (too many waiting), or waited for a place until the deadline:
+        // then it is over its budget like any work stopped there.
+        Ok(Err(Refusal::Busy { .. }))
+            if deadline.is_some_and(|d| tokio::time::Instant::now() >= d) =>
+        {
+            return over_budget_stopped(budget);
+        }
+        Ok(Err(Refusal::Busy {
+            message,
+            retry_after,
+        })) => return busy(&message, retry_after),
         Err(_) => {
             return error(
                 StatusCode::INTERNAL_SERVER_ERROR,
@@ -427,6 +531,15 @@ fn over_budget_stopped(budget: Option<f64>) -> Response<String> {
         })
         .to_string(),
     )
+}
+
+/// 503 for long work turned away by the lane: not cached, it may be answered later.
+fn busy(message: &str, retry_after: u64) -> Response<String> {
+    let mut response = error(StatusCode::SERVICE_UNAVAILABLE, message);
+    if let Ok(value) = HeaderValue::from_str(&retry_after.to_string()) {
+        response.headers_mut().insert(header::RETRY_AFTER, value);
+    }
+    response
 }
 
 /// 503 for a request whose budget ran out while it waited for a worker.

@@ -18,6 +18,38 @@ pub struct Budget {
     /// Raised by another thread to stop the work (a client gone, Ctrl-C, the budget's
     /// deadline): every long solver checks it and ends with [`Cancelled`] within a second.
     pub cancel: Cancel,
+    /// Asked before work with an estimate starts (the server's lane for long answers).
+    /// None: every estimate is admitted.
+    pub admission: Option<Arc<dyn Admission>>,
+}
+
+/// Who decides whether work may start now, from its estimated time: a server keeps long
+/// answers in a lane of their own, so that they wait their turn (or are turned away) instead
+/// of taking every core from the quick ones.
+pub trait Admission: Send + Sync + std::fmt::Debug {
+    /// Called once the work's estimate (`seconds`) is known and every refusal is past, right
+    /// before the work: returns when it may start (perhaps after waiting for room), or the
+    /// refusal when there is none.
+    ///
+    /// # Errors
+    /// [`Busy`] when the work cannot be admitted.
+    fn admit(&self, seconds: f64) -> Result<(), Busy>;
+}
+
+/// Long work turned away for now: every place for it is taken.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error(
+    "the server is busy with {running} long answer(s) and {waiting} waiting; this one (about {estimate:.1} s) would wait past its budget; try again in {retry_after} s"
+)]
+pub struct Busy {
+    /// Long answers running.
+    pub running: usize,
+    /// Long answers waiting for room.
+    pub waiting: usize,
+    /// This one's estimate, in seconds.
+    pub estimate: f64,
+    /// Seconds after which room is likely.
+    pub retry_after: u64,
 }
 
 /// A flag another thread raises to stop work that is under way. Clones share the flag.
@@ -125,6 +157,18 @@ impl Budget {
                 budget,
             }),
             _ => Ok(()),
+        }
+    }
+
+    /// Ask the admission (if any) to start work estimated at `seconds`; call it after every
+    /// refusal and right before the work.
+    ///
+    /// # Errors
+    /// [`Busy`] from the admission.
+    pub fn admit(&self, seconds: f64) -> Result<(), Busy> {
+        match &self.admission {
+            Some(admission) => admission.admit(seconds),
+            None => Ok(()),
         }
     }
 

@@ -31,6 +31,7 @@ pub fn run(cli: &Cli, io: &mut Io<'_>) -> Result<(), CommandError> {
         small: io.small_limits,
         seconds: None,
         cancel: perfect_play::budget::Cancel::new(),
+        admission: None,
     };
     let quiet = cli.json || !io.progress;
     let Some(output) = output_of(cli, &budget, quiet, io)? else {

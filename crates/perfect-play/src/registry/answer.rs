@@ -120,6 +120,9 @@ pub enum QueryError {
     /// The work was cancelled (its [`crate::budget::Cancel`] raised) before it finished.
     #[error(transparent)]
     Cancelled(#[from] crate::budget::Cancelled),
+    /// Long work turned away by the budget's admission (a busy server).
+    #[error(transparent)]
+    Busy(#[from] crate::budget::Busy),
 }
 
 /// A solver's error as a query's: a cancellation stays one, any other error is the input's.

@@ -101,6 +101,7 @@ pub fn check_time(pool: &Pool, budget: &Budget, factor: f64) -> Result<(), Query
         },
         sets * SECONDS_PER_SET * factor,
     )?;
+    budget.admit(sets * SECONDS_PER_SET * factor)?;
     Ok(())
 }
 

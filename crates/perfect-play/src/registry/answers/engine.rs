@@ -38,6 +38,7 @@ pub fn refuse_if_too_large(
     limit: u64,
     budget: &Budget,
 ) -> Result<(), QueryError> {
+    let seconds = game.index_count() as f64 / POSITIONS_PER_SECOND;
     budget.check_time(
         || {
             format!(
@@ -46,7 +47,7 @@ pub fn refuse_if_too_large(
                 game.index_count()
             )
         },
-        game.index_count() as f64 / POSITIONS_PER_SECOND,
+        seconds,
     )?;
     let needed = game.solve_bytes(&Options::default());
     if let Some(machine) = crate::engine::machine_memory().filter(|&m| needed > m) {
@@ -69,6 +70,7 @@ pub fn refuse_if_too_large(
             parse::human_size(limit),
         )));
     }
+    budget.admit(seconds)?;
     Ok(())
 }
 

@@ -68,6 +68,7 @@ pub fn report(row: &[i64], asked: Asked, budget: &Budget) -> Result<Report<Analy
         || format!("the Stone Game over {} piles", row.len()),
         n * n * SECONDS_PER_INTERVAL,
     )?;
+    budget.admit(n * n * SECONDS_PER_INTERVAL)?;
     let defaults = Options::default();
     let options = Options {
         ties_win: asked.ties_win,
