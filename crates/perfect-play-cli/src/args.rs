@@ -108,7 +108,7 @@ fn parse_budget(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
         Ok(s) if s.is_finite() && s > 0.0 && s <= 86_400.0 => Ok(s),
         _ => Err(format!(
-            "{text:?} is not a number of seconds from 0 to 86400"
+            "{text:?} is not a number of seconds above 0 and at most 86400"
         )),
     }
 }
@@ -665,6 +665,11 @@ pub struct OctalArgs {
     /// The method for Grundy values.
     #[arg(long, value_enum, default_value_t = OctalMethodArg::Auto)]
     pub method: OctalMethodArg,
+
+    /// Run values estimated past a minute (refused without it, with the estimate): for long
+    /// runs, best with --checkpoint.
+    #[arg(long)]
+    pub no_time_limit: bool,
 
     /// Keep the values in PATH for long runs: saved every minute, on Ctrl-C (the run then
     /// stops) and at the end; the same command goes on from them, to the same values as a

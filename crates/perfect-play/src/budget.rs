@@ -109,8 +109,9 @@ pub struct Cancelled;
 /// A query refused before any work because its estimated time is above the time budget.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[error(
-    "{what} would take {} {estimate:.1} s, above the budget of {budget:.1} s an answer; ask the perfect-play command instead",
-    if *at_least { "more than" } else { "about" }
+    "{what} would take {} {}, above the budget of {budget:.1} s an answer; ask the perfect-play command instead",
+    if *at_least { "more than" } else { "about" },
+    crate::parse::human_seconds(*estimate)
 )]
 pub struct OverBudget {
     /// What would take the time.

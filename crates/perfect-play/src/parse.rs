@@ -230,7 +230,7 @@ pub enum SizeError {
     #[error("{0:?} has an unknown unit: use K, M, G or T (powers of 1024), e.g. 512M, 8G")]
     Unit(String),
     /// More than 2^64 bytes.
-    #[error("{0} is too large: the largest memory size is 16E (2^64 - 1 bytes)")]
+    #[error("{0} is too large: the largest memory size is 2^64 - 1 bytes (just under 16777216T)")]
     TooLarge(String),
 }
 

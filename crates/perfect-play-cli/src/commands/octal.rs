@@ -16,6 +16,9 @@ use perfect_play::registry::Side;
 use perfect_play::registry::answers::octal::{self as answers, Solved};
 use std::sync::LazyLock;
 
+/// The longest estimated run of values made without --no-time-limit.
+const MAX_SECONDS_UNASKED: f64 = 60.0;
+
 /// Set by Ctrl-C during a run with --checkpoint.
 static STOP: LazyLock<Cancel> = LazyLock::new(Cancel::new);
 use serde_json::json;
@@ -43,6 +46,16 @@ pub fn run(args: &OctalArgs, budget: &Budget, quiet: bool) -> Result<Output, Com
     )?;
     let options = plan.options;
     let upto = options.upto;
+    // Every value to --upto is computed with --full (else the period usually ends the run):
+    // past a minute, only when asked.
+    let seconds = octal::estimated_seconds(&code, upto);
+    if options.full && seconds > MAX_SECONDS_UNASKED && !args.no_time_limit {
+        return Err(format!(
+            "the values of {code} up to heap {upto} would take about {} here, past the minute a run takes unasked; add --no-time-limit to run it (with --checkpoint FILE it can be stopped and resumed)",
+            perfect_play::parse::human_seconds(seconds)
+        )
+        .into());
+    }
     let bar = progress::bar("grundy values", quiet);
     let update = progress::updater(&bar);
     let mut checkpoint = match &args.checkpoint {

@@ -5,8 +5,8 @@ use crate::Io;
 use crate::args::{CoinsArgs, SubtractionArgs};
 use crate::output::{self, Output};
 use num_bigint::BigUint;
-use perfect_play::registry::Side;
 use perfect_play::registry::answers::subtraction::{self as answers, Game};
+use perfect_play::registry::{QueryError, Side};
 use perfect_play::subtraction::{self, Analysis, Limits, Method, Rule, Sequence, SubtractionSet};
 use serde_json::json;
 
@@ -137,7 +137,7 @@ fn render(
     let (mut json, sequence) = if piles.is_empty() {
         // No position: the sequence alone (its period and pattern).
         computed = Sequence::compute(&game.set, game.rule, limits)
-            .map_err(|e| answers::query_error(e, budget))?;
+            .map_err(|e| with_limit_advice(answers::query_error(e, budget)))?;
         let json = json!({
             "game": game.name,
             "move_set": game.set.moves(),
@@ -149,7 +149,8 @@ fn render(
         });
         (json, Some(&computed))
     } else {
-        let report = answers::report(game, piles, pattern, limits, budget)?;
+        let report =
+            answers::report(game, piles, pattern, limits, budget).map_err(with_limit_advice)?;
         text.push_str(&explain(&game.set, &report.analysis, piles));
         computed_report = report;
         (
@@ -294,4 +295,17 @@ fn picture(s: &Sequence, grundy: bool) -> String {
         marks,
         periods.trim_end()
     )
+}
+
+/// The period search's limit is this command's `--limit`: say so where the search stopped at
+/// it (the library's message names no flag, other front ends having none).
+fn with_limit_advice(e: QueryError) -> QueryError {
+    match e {
+        QueryError::BadInput(message)
+            if message.starts_with("no period proven") && !message.contains("--memory-limit") =>
+        {
+            QueryError::BadInput(format!("{message}; raise it with --limit"))
+        }
+        e => e,
+    }
 }

@@ -71,17 +71,19 @@ pub enum CanIWinError {
     TooManyTargets(u128),
     /// The bit table and the search both exceed the memory limit.
     #[error(
-        "this query needs {at_least}{needed_mib} MiB ({what}; pool of {numbers} numbers, target {target}), above the memory limit of {limit_mib} MiB; raise it with --memory-limit (library: Options::memory_limit)"
+        "this query needs {at_least}{} ({what}; pool of {numbers} numbers, target {target}), above the memory limit of {}; raise it with --memory-limit (library: Options::memory_limit)",
+        crate::parse::human_size(*needed),
+        crate::parse::human_size(*limit)
     )]
     OverMemory {
         /// "at least " when the figure is a lower bound (a count that was cut short).
         at_least: &'static str,
         /// What takes the memory.
         what: &'static str,
-        /// Memory needed, in MiB.
-        needed_mib: u64,
-        /// The limit in force, in MiB.
-        limit_mib: u64,
+        /// Memory needed, in bytes.
+        needed: u64,
+        /// The limit in force, in bytes.
+        limit: u64,
         /// Pool size.
         numbers: usize,
         /// The target.
@@ -295,8 +297,8 @@ fn choose_method(
     let refuse = |bytes: u64, what: &'static str, at_least: bool| CanIWinError::OverMemory {
         at_least: if at_least { "at least " } else { "" },
         what,
-        needed_mib: bytes.div_ceil(1 << 20),
-        limit_mib: options.memory_limit >> 20,
+        needed: bytes,
+        limit: options.memory_limit,
         numbers: n,
         target: query.target,
     };
@@ -576,8 +578,8 @@ fn over_memory(query: &CanIWin, options: &Options) -> CanIWinError {
     CanIWinError::OverMemory {
         at_least: "more than ",
         what: "the search's memo",
-        needed_mib: options.memory_limit >> 20,
-        limit_mib: options.memory_limit >> 20,
+        needed: options.memory_limit,
+        limit: options.memory_limit,
         numbers: query.pool.len(),
         target: query.target,
     }

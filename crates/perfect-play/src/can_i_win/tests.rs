@@ -173,7 +173,7 @@ fn memory_limit_refuses_up_front() {
     // takes no more (the start's layers work in the table's own memory).
     let err = analyse(&CanIWin::seed(36, 444).unwrap(), &Options::default()).unwrap_err();
     assert!(
-        err.to_string().contains("needs 8192 MiB (the bit table;"),
+        err.to_string().contains("needs 8 GiB (the bit table;"),
         "{err}"
     );
 }

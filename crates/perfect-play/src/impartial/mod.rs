@@ -208,6 +208,9 @@ pub struct Limits {
     pub max_work: u64,
     /// Positions the misère search may visit.
     pub max_misere_states: usize,
+    /// The longest estimated time of a take-and-break code's values (about a minute, as the
+    /// work limit).
+    pub max_seconds: u64,
     /// Raised to stop the computation: it ends with [`ImpartialError::Cancelled`].
     pub cancel: Cancel,
 }
@@ -219,6 +222,7 @@ impl Default for Limits {
             // About a minute here (squares to 10^7 is 2.1e10 checks).
             max_work: 40_000_000_000,
             max_misere_states: 2_000_000,
+            max_seconds: 60,
             cancel: Cancel::new(),
         }
     }
@@ -294,8 +298,43 @@ impl Values {
             }
             _ => {}
         }
+        if let HeapGame::Subtraction(set) = game
+            && Values::short_of_a_period(game, upto)
+        {
+            return Values::subtraction_heaps(set, upto, limits);
+        }
         let full = !matches!(game, HeapGame::TakeBreak(_));
         Values::compute_inner(game, target, full, limits, on_progress)
+    }
+
+    /// A subtraction game's values of heaps `0..=upto` one by one, without a period: for fewer
+    /// heaps than the period's proof needs (two windows of the largest move), which
+    /// [`Values::compute`] would search for first.
+    ///
+    /// # Errors
+    /// [`ImpartialError::Cancelled`].
+    pub fn subtraction_heaps(
+        set: &SubtractionSet,
+        upto: u64,
+        limits: &Limits,
+    ) -> Result<Values, ImpartialError> {
+        let values =
+            subtraction::values_upto(set, subtraction::Rule::Normal, upto, &limits.cancel)?;
+        Ok(Values {
+            game: HeapGame::Subtraction(set.clone()),
+            values_computed: values.len() as u64,
+            values: values.into_iter().map(u32::from).collect(),
+            period: None,
+            formula: None,
+            arithmetic_period: None,
+            take_break: None,
+        })
+    }
+
+    /// Whether [`Values::subtraction_heaps`] is the way to heaps `0..=upto` of `game`.
+    #[must_use]
+    pub fn short_of_a_period(game: &HeapGame, upto: u64) -> bool {
+        matches!(game, HeapGame::Subtraction(set) if upto < set.largest().saturating_mul(2))
     }
 
     /// The values of heaps `0..=n`, from the table or beyond it; `None` past what is known.
@@ -324,7 +363,7 @@ impl Values {
     ) -> Result<Values, ImpartialError> {
         if upto >= limits.max_values {
             return Err(ImpartialError::TooMuch(format!(
-                "values up to heap {upto} are more than the {} a table may hold; ask for fewer",
+                "the values up to heap {upto} are more than the {} heaps a table may hold under the memory limit (and the time budget, if any); ask for fewer or raise --memory-limit",
                 limits.max_values
             )));
         }
@@ -358,6 +397,14 @@ impl Values {
                         limits.max_work as f64
                     )));
                 }
+                let seconds = octal::estimated_seconds(code, upto);
+                if seconds > limits.max_seconds as f64 {
+                    return Err(ImpartialError::TooMuch(format!(
+                        "{code} up to heap {upto} would take about {} here, past the {} one run may take; ask for fewer heaps (or compute them with `perfect-play octal {code} --upto {upto} --full --no-time-limit --checkpoint FILE`)",
+                        crate::parse::human_seconds(seconds),
+                        crate::parse::human_seconds(limits.max_seconds as f64),
+                    )));
+                }
                 let options = octal::Options {
                     upto,
                     full,
@@ -383,6 +430,7 @@ impl Values {
                 let bounded = subtraction::Limits {
                     max_values: defaults.max_values.min(limits.max_values),
                     max_streamed_values: defaults.max_streamed_values.min(limits.max_work),
+                    cancel: limits.cancel.clone(),
                     ..defaults
                 };
                 let seq = subtraction::Sequence::compute(set, subtraction::Rule::Normal, &bounded)?;

@@ -94,10 +94,6 @@ pub struct SumAnalysis {
 /// Most winning moves listed.
 pub const MAX_LISTED: usize = 100;
 
-/// Heaps of a take-and-break code computed for a sum when its heaps are larger (the values
-/// beyond come from the period, if one is proven by then).
-const TAKE_BREAK_TABLE: u64 = 1 << 20;
-
 /// Heaps of a rule set computed to look for a period when a heap is past the work limit.
 const PERIOD_PROBE: u64 = 1 << 12;
 
@@ -119,6 +115,11 @@ fn tables(
             .max()
             .unwrap_or(0);
         let table = match &c.game {
+            // Heaps short of two windows of the largest move: one by one (the period's proof
+            // alone would take more).
+            HeapGame::Subtraction(set) if Values::short_of_a_period(&c.game, largest) => {
+                Values::subtraction_heaps(set, largest, limits)?
+            }
             // A closed form or a proven period answers every heap from a short table.
             HeapGame::Nim | HeapGame::Subtraction(_) => {
                 Values::compute(&c.game, 0, limits, on_progress)?
@@ -128,15 +129,27 @@ fn tables(
             }
             HeapGame::TakeBreak(code) => {
                 // Every heap up to the largest when they fit (it stops early at a proven
-                // period); past that, the first 2^20 and the period if one is proven there.
-                let fits = largest < limits.max_values && largest <= octal::largest_upto(code);
+                // period); past that, a look for a period short of a second or two
+                // (`octal::probe_upto`), or at once nothing for a game with no known period.
+                let computable = limits
+                    .max_values
+                    .saturating_sub(1)
+                    .min(octal::largest_upto(code));
+                let fits = largest <= computable;
+                if !fits && octal::period_unknown(code) {
+                    return Err(ImpartialError::HeapTooLarge {
+                        game: c.game.to_string(),
+                        heap: largest.to_string(),
+                        limit: computable,
+                        why: "no period is known for this game (it is on the list of unsolved octal games), and the values up to the heap are past what one run computes".into(),
+                    });
+                }
                 let upto = if fits {
                     largest.max(64)
                 } else {
-                    TAKE_BREAK_TABLE
+                    octal::probe_upto(code)
                 }
-                .min(octal::largest_upto(code))
-                .min(limits.max_values.saturating_sub(1));
+                .min(computable);
                 Values::compute_inner(&c.game, upto, false, limits, on_progress)?
             }
             HeapGame::Rule(rule) => {
@@ -164,13 +177,19 @@ fn value_of(table: &Values, c: &Component, limits: &Limits) -> Result<BigUint, I
                     format!("about {:.0e} option checks at most", limits.max_work as f64),
                 )
             }
-            HeapGame::TakeBreak(code) => (
-                limits
+            HeapGame::TakeBreak(code) => {
+                let computable = limits
                     .max_values
                     .saturating_sub(1)
-                    .min(octal::largest_upto(code)),
-                "the values that fit the memory limit and the work limit".into(),
-            ),
+                    .min(octal::largest_upto(code));
+                (
+                    computable,
+                    format!(
+                        "within the memory and work limits; no period was proven among the first {} heaps, and `perfect-play values {code} --upto {computable}` looks further",
+                        table.values_computed
+                    ),
+                )
+            }
             _ => (table.values.len() as u64, "the table".into()),
         };
         ImpartialError::HeapTooLarge {

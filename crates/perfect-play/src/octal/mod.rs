@@ -52,6 +52,18 @@ pub enum OctalError {
         /// How many values were computed.
         computed: usize,
     },
+    /// A heap past the values one run computes, of a game with no known period.
+    #[error(
+        "no period is known for {code} (it is on the list of unsolved octal games), so heap {heap} is answered only by computing the values up to it, past the {computable} one run computes; ask about a heap up to {computable}"
+    )]
+    NoKnownPeriod {
+        /// The game.
+        code: String,
+        /// The heap asked about.
+        heap: String,
+        /// The largest heap one run computes.
+        computable: u64,
+    },
     /// `--upto` past what the engine stores.
     #[error("--upto {0} is too large: values up to heap {MAX_UPTO} can be computed")]
     UptoTooLarge(u64),
@@ -171,16 +183,79 @@ pub fn three_way_splits(code: &OctalCode, upto: u64) -> f64 {
 /// [`MAX_UPTO`]).
 #[must_use]
 pub fn largest_upto(code: &OctalCode) -> u64 {
+    largest_upto_within(code, MAX_THREE_WAY_SPLITS)
+}
+
+/// The largest `upto` whose three-way splits stay within `splits` (capped at [`MAX_UPTO`]).
+fn largest_upto_within(code: &OctalCode, splits: f64) -> u64 {
     let (mut low, mut high) = (0u64, MAX_UPTO);
     while low < high {
         let mid = low + (high - low).div_ceil(2);
-        if three_way_splits(code, mid) <= MAX_THREE_WAY_SPLITS {
+        if three_way_splits(code, mid) <= splits {
             low = mid;
         } else {
             high = mid - 1;
         }
     }
     low
+}
+
+/// Three-way splits examined a second here (0.3F to heap 4000: 1.8e9 splits in 3.2 s).
+pub const SPLITS_PER_SECOND: f64 = 5.6e8;
+
+/// Seconds the values of an octal code take to heap 10^6 here, the slowest of those measured
+/// (Grundy's game, .6 and .14 alike), and the power of the heap their time grows with: 0.68 s
+/// at 2^18, 2.78 s at 2^20, 11.0 s at 2^22, 76 s at 2^24 for Grundy's game (BENCHMARKS.md,
+/// 2026-12-03, third registry session).
+const SECONDS_AT_A_MILLION: f64 = 2.7;
+const GROWTH: f64 = 1.2;
+
+/// About how long computing heaps `0..=upto` takes here: the three-way splits of a hexadecimal
+/// code at [`SPLITS_PER_SECOND`], else the slowest octal code's measured time scaled by
+/// `upto^1.2`. An upper bound for a run that stops at a period.
+#[must_use]
+pub fn estimated_seconds(code: &OctalCode, upto: u64) -> f64 {
+    if code.is_hexadecimal() {
+        three_way_splits(code, upto) / SPLITS_PER_SECOND
+    } else {
+        SECONDS_AT_A_MILLION * (upto as f64 / 1e6).powf(GROWTH)
+    }
+}
+
+/// Three-way splits a look for a period may examine before a heap past the values a run can
+/// compute is refused: about half a second here.
+pub const PROBE_SPLITS: f64 = 3e8;
+
+/// Heaps computed to look for a period when a heap asked about is past what one run can
+/// compute: 2^20 for an octal code (a second or two at worst, and the run stops at the period
+/// proven, most often far sooner), and for a hexadecimal code what [`PROBE_SPLITS`] allows.
+#[must_use]
+pub fn probe_upto(code: &OctalCode) -> u64 {
+    if code.is_hexadecimal() {
+        largest_upto_within(code, PROBE_SPLITS)
+    } else {
+        1 << 20
+    }
+}
+
+/// Octal games with no known period, from tczajka/octal-games' UnsolvedGames.md (2018; Grundy's
+/// game and .6 computed there to 2^21, .04 and .06 to 2^17, the rest listed without figures),
+/// the list copied in `tests/reference/octal_periods_tczajka_solved_unsolved.txt`.
+const NO_KNOWN_PERIOD: &str = ".6 .04 .06 .14 .36 .64 .74 .76 .004 .005 .006 .014 .015 .016 .024 \
+    .026 .034 .054 .064 .104 .106 .114 .125 .126 .135 .136 .142 .143 .146 .161 .162 .163 .164 \
+    .166 .167 .172 .174 .204 .205 .206 .207 .224 .244 .245 .264 .314 .324 .334 .336 .342 .344 \
+    .346 .362 .364 .366 .371 .374 .404 .414 .416 .444 .454 .564 .604 .606 .744 .764 .774 .776 \
+    4.004 4.007 4.026 4.044 4.045 4.064 4.324 4.327 4.344 4.364 4.367 4.404 4.406";
+
+/// Whether no period is known for `code` (Grundy's game, and the octal games of
+/// [`NO_KNOWN_PERIOD`]): a heap past the values one run computes is refused at once, since
+/// the run's look for a period would only repeat, shorter, what found none.
+#[must_use]
+pub fn period_unknown(code: &OctalCode) -> bool {
+    *code == OctalCode::grundys_game()
+        || NO_KNOWN_PERIOD
+            .split_whitespace()
+            .any(|listed| listed.parse::<OctalCode>().is_ok_and(|c| c == *code))
 }
 
 /// How to compute Grundy values.

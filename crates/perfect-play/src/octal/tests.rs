@@ -1102,3 +1102,32 @@ fn storage_packs_past_two_to_the_thirty() {
     assert!(packed > heaps && packed < heaps + heaps / 16, "{packed}");
     assert!(table_bytes(heaps, Storage::Wide) >= 4 * heaps);
 }
+
+/// The games with no known period are those of the reference list (Grundy's game and .6 with
+/// data there), and a solved one is not among them.
+#[test]
+fn games_with_no_known_period_are_the_reference_lists() {
+    for unsolved in ["grundy", "4!.0", ".6", "0.6", ".04", ".776", "4.406"] {
+        let c: OctalCode = if unsolved == "grundy" {
+            OctalCode::grundys_game()
+        } else {
+            code(unsolved)
+        };
+        assert!(period_unknown(&c), "{unsolved}");
+    }
+    for solved in ["0.77", ".16", ".354", "0.3F", ".07"] {
+        assert!(!period_unknown(&code(solved)), "{solved}");
+    }
+}
+
+/// A look for a period of a hexadecimal code stays within its splits, and finds the period of
+/// a game whose period is short.
+#[test]
+fn a_look_for_a_period_is_short() {
+    let hex = code("0.3F");
+    let probe = probe_upto(&hex);
+    assert!(three_way_splits(&hex, probe) <= PROBE_SPLITS);
+    assert!(three_way_splits(&hex, probe + 1) > PROBE_SPLITS);
+    assert!(estimated_seconds(&hex, probe) < 1.0);
+    assert_eq!(probe_upto(&code("0.77")), 1 << 20);
+}

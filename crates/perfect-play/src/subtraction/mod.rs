@@ -56,7 +56,7 @@ pub enum SubtractionError {
     MoveTooLarge(u64),
     /// The period search reached its limit.
     #[error(
-        "no period proven within the first {0} pile sizes; raise the limit with --limit (library: Limits::max_values)"
+        "no period proven within the first {0} pile sizes (the period search's limit, Limits::max_values)"
     )]
     NoPeriod(u64),
     /// A misère sum whose search would exceed its limit.
@@ -64,6 +64,20 @@ pub enum SubtractionError {
         "misère play with several piles is solved by exact search over at most {0} positions (the product of pile + 1), and these piles exceed it; use fewer or smaller piles"
     )]
     SearchTooLarge(usize),
+    /// The `{1, x, y}` method's memory, past the limit.
+    #[error(
+        "the method for {{1, x, y}} keeps about {bytes_per_coin} bytes per coin of the largest move: {needed} for a move of {largest}, above the memory limit of {limit}; raise --memory-limit"
+    )]
+    OverMemory {
+        /// The largest move.
+        largest: u64,
+        /// Bytes per coin of it.
+        bytes_per_coin: u64,
+        /// The bytes needed, for a person.
+        needed: String,
+        /// The limit, for a person.
+        limit: String,
+    },
 }
 
 /// The rule that decides who wins.
@@ -96,6 +110,9 @@ pub struct Limits {
     /// `O(y + period)` however long the preperiod. Piles between them and the preperiod are
     /// kept when given up front ([`Sequence::compute_for`]), else generated again when asked.
     pub kept_prefix: usize,
+    /// Most bytes the `{1, x, y}` method may keep (its ring and checkpoints: about 4 bytes
+    /// per coin of the largest move, 8 in misère play, measured for 99,999,989).
+    pub max_bytes: u64,
     /// Raised to stop the work: it ends with [`SubtractionError::Cancelled`].
     pub cancel: Cancel,
 }
@@ -126,6 +143,7 @@ impl Default for Limits {
             max_search_states: 2_000_000,
             word_parallel: true,
             kept_prefix: 1 << 20,
+            max_bytes: u64::MAX,
             cancel: Cancel::new(),
         }
     }
@@ -236,6 +254,17 @@ impl Sequence {
         piles: &[u64],
     ) -> Result<Sequence, SubtractionError> {
         if limits.takes_word_path(set) {
+            // 371 MB measured for {1, 99999971, 99999989}, 719 MB in misère play.
+            let bytes_per_coin = if rule == Rule::Misere { 8 } else { 4 };
+            let needed = set.largest().saturating_mul(bytes_per_coin) + (1 << 20);
+            if needed > limits.max_bytes {
+                return Err(SubtractionError::OverMemory {
+                    largest: set.largest(),
+                    bytes_per_coin,
+                    needed: crate::parse::human_size(needed),
+                    limit: crate::parse::human_size(limits.max_bytes),
+                });
+            }
             let limit = usize::try_from(limits.max_streamed_values).unwrap_or(usize::MAX);
             let computed =
                 three::compute(set, rule, limit, limits.kept_prefix, piles, &limits.cancel);
@@ -413,6 +442,32 @@ fn next_value(set: &SubtractionSet, rule: Rule, values: &[u8], n: u64) -> u8 {
         return 1; // no move left: the player to move has won
     }
     (!seen).trailing_zeros() as u8
+}
+
+/// The values of piles `0..=upto` one by one, with no period: what a few piles need when the
+/// period's proof would take more (two windows of the largest move at least: a set whose
+/// largest move is 99,999,999 asked for its first hundred piles, every one 0).
+///
+/// # Errors
+/// [`crate::budget::Cancelled`] once `cancel` is raised (looked at every 2^16 piles).
+pub fn values_upto(
+    set: &SubtractionSet,
+    rule: Rule,
+    upto: u64,
+    cancel: &Cancel,
+) -> Result<Vec<u8>, crate::budget::Cancelled> {
+    let len = usize::try_from(upto)
+        .unwrap_or(usize::MAX)
+        .saturating_add(1);
+    let mut values = Vec::with_capacity(len.min(1 << 20));
+    for n in 0..len as u64 {
+        if n.is_multiple_of(1 << 16) {
+            cancel.check()?;
+        }
+        let v = next_value(set, rule, &values, n);
+        values.push(v);
+    }
+    Ok(values)
 }
 
 /// A move in a sum of piles: take `take` coins from pile `pile` (0-based), leaving `leaves`.

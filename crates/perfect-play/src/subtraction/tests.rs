@@ -293,7 +293,7 @@ fn the_limit_stops_the_search_with_a_message() {
     };
     let err = Sequence::compute(&set(&[1, 1000]), Rule::Normal, &streamed).unwrap_err();
     assert_eq!(err, SubtractionError::NoPeriod(100));
-    assert!(err.to_string().contains("--limit"));
+    assert!(err.to_string().contains("max_values"), "{err}");
     assert_eq!(streamed.search_limit(&set(&[1, 1000])), 100);
     assert!(Sequence::compute(&set(&[1, 3, 1000]), Rule::Normal, &streamed).is_err());
     let kept = Limits {
@@ -593,6 +593,22 @@ fn pile_values_agree_with_the_generic_solver() {
                 let expected = (value.outcome() == Outcome::Win, value.remoteness);
                 assert_eq!(values[n as usize], expected, "{moves:?} {rule:?} pile {n}");
             }
+        }
+    }
+}
+
+/// The values one by one are the values of the proven sequence, for every small set.
+#[test]
+fn values_one_by_one_are_the_sequences() {
+    let never = crate::budget::Cancel::new();
+    for mask in 1u32..256 {
+        let moves: Vec<u64> = (1..=8).filter(|b| mask >> (b - 1) & 1 == 1).collect();
+        let set = SubtractionSet::new(&moves).unwrap();
+        for rule in [Rule::Normal, Rule::Misere] {
+            let seq = Sequence::compute(&set, rule, &Limits::default()).unwrap();
+            let direct = values_upto(&set, rule, 200, &never).unwrap();
+            let expected: Vec<u8> = (0..=200).map(|n| seq.value(n)).collect();
+            assert_eq!(direct, expected, "{moves:?} {rule:?}");
         }
     }
 }

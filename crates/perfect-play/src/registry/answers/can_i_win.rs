@@ -95,7 +95,8 @@ pub fn check_time(pool: &Pool, budget: &Budget, factor: f64) -> Result<(), Query
     budget.check_time(
         || {
             format!(
-                "Can I Win with {} numbers ({sets} sets of picks)",
+                "Can I Win with {} numbers (2^{} sets of picks)",
+                pool.values().len(),
                 pool.values().len()
             )
         },

@@ -71,9 +71,10 @@ pub fn storage_within(upto: u64, memory_limit: u64) -> Result<Storage, QueryErro
         return Ok(packed);
     }
     Err(QueryError::BadInput(format!(
-        "--upto {upto} needs about {} for the values (about a byte a heap; {} with two-byte values), above the memory limit of {}; raise --memory-limit or lower --upto",
-        parse::human_size(needed),
+        "--upto {upto} needs at least {} for the values ({} at two bytes a heap, {} packed at about a byte a heap), above the memory limit of {}; raise --memory-limit or lower --upto",
+        parse::human_size(needed.min(wide)),
         parse::human_size(wide),
+        parse::human_size(needed),
         parse::human_size(memory_limit)
     )))
 }
@@ -104,12 +105,26 @@ pub fn plan(
     // up to such a heap are asked for explicitly with --upto. Hexadecimal codes cost time
     // cubic in the heap: their default stops where the work limit does (an explicit --upto
     // past it is refused with the figure).
-    let upto = upto.unwrap_or(if code.is_hexadecimal() {
-        largest.max(HEXADECIMAL_UPTO).min(octal::largest_upto(code))
-    } else if largest <= DEFAULT_UPTO.1 {
-        largest.max(DEFAULT_UPTO.0)
+    // Past them, a look for a period short of a second (or a refusal at once for a game with
+    // no known period).
+    let computable = if code.is_hexadecimal() {
+        octal::largest_upto(code)
     } else {
-        DEFAULT_UPTO.0
+        DEFAULT_UPTO.1
+    };
+    if upto.is_none() && largest > computable && octal::period_unknown(code) {
+        return Err(QueryError::bad(octal::OctalError::NoKnownPeriod {
+            code: code.to_string(),
+            heap: largest.to_string(),
+            computable,
+        }));
+    }
+    let upto = upto.unwrap_or(if largest > computable {
+        octal::probe_upto(code).min(DEFAULT_UPTO.0)
+    } else if code.is_hexadecimal() {
+        largest.max(HEXADECIMAL_UPTO)
+    } else {
+        largest.max(DEFAULT_UPTO.0)
     });
     let upto = budget.cap(upto, 300);
     let affordable = budget.limit_by_time(upto, SECONDS_PER_VALUE);

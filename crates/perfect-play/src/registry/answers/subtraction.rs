@@ -33,6 +33,7 @@ pub fn limits(limit: Option<u64>, budget: &Budget) -> Limits {
             SECONDS_PER_VALUE,
         ),
         max_search_states: budget.cap(defaults.max_search_states, 2_000),
+        max_bytes: memory,
         cancel: budget.cancel.clone(),
         ..defaults
     }
@@ -46,6 +47,13 @@ pub fn query_error(error: SubtractionError, budget: &Budget) -> QueryError {
         SubtractionError::NoPeriod(n) if budget.affordable(SECONDS_PER_VALUE) == Some(n) => budget
             .stopped_at_cap(format!("proving the period (past {n} pile sizes)"))
             .into(),
+        // The memory limit bounded the search (a byte a pile): it is the one to raise.
+        e @ SubtractionError::NoPeriod(n) if budget.memory_limit.is_some_and(|m| m <= n) => {
+            QueryError::BadInput(format!(
+                "{e}: the memory limit of {} holds that many piles at a byte each; raise --memory-limit",
+                parse::human_size(budget.memory(u64::MAX))
+            ))
+        }
         e => e.into(),
     }
 }

@@ -35,6 +35,7 @@ pub fn limits(budget: &Budget) -> Limits {
         ),
         max_work: budget.cap(defaults.max_work, 2_000_000),
         max_misere_states: budget.cap(defaults.max_misere_states, 2_000),
+        max_seconds: defaults.max_seconds,
         cancel: budget.cancel.clone(),
     }
 }
