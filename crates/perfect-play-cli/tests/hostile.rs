@@ -561,3 +561,29 @@ fn heaps_short_of_a_period_are_answered_one_by_one() {
     let sum = json(&["sum", "subtract=99999999:100", "subtract=99999999:7"]);
     assert_eq!(sum["outcome"], "loss", "{sum}");
 }
+
+/// Positions no game reaches are refused with the reason (issue 30): Quixo's marks never
+/// change and every move leaves one of the mover's; a Dobutsu lion on its far row with its
+/// side to move was captured or won on the turn between.
+#[test]
+fn positions_no_game_reaches_are_refused_with_the_reason() {
+    for args in [
+        &["quixo", ".../.../...:o"][..],
+        &["quixo", "x../.../...:x"],
+        &["quixo", "o../.../...:x"],
+        &["query", "quixo", "x../.../...:x"],
+        &["dobutsu", "gLe/.c./.C./ElG"],
+    ] {
+        let stderr = assert_bad_input(args);
+        assert!(stderr.contains("no game reaches"), "{args:?}: {stderr}");
+    }
+    // Their neighbours that games do reach are answered.
+    for args in [
+        &["quixo", "x../.../...:o"][..],
+        &["quixo", "xo./.../...:x"],
+        &["quixo", ".../.../...:x"],
+    ] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+    }
+}

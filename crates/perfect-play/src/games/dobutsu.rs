@@ -917,8 +917,17 @@ impl BoardGame for Dobutsu {
             *held = held.saturating_add(1);
         }
         let first_to_move = matches!(side, "x" | "X");
-        self.position_of(&board, hands, first_to_move)
-            .map_err(|e| NotationError::Rule(e.to_string()))
+        let animals = self
+            .position_of(&board, hands, first_to_move)
+            .map_err(|e| NotationError::Rule(e.to_string()))?;
+        // The mover's lion on its far row got there on the mover's last move: the opponent then
+        // had to capture it, or lost to the try. No game reaches this.
+        if animals.square_of(LION).is_some_and(|square| square < 3) {
+            return Err(NotationError::Rule(
+                "the player to move has their lion on the far row already: the opponent would have captured it or lost to the try, so no game reaches this position".into(),
+            ));
+        }
+        Ok(animals)
     }
     fn first_to_move(&self, animals: &Animals) -> bool {
         animals.first_to_move()

@@ -637,6 +637,19 @@ impl BoardGame for Quixo {
                 "the board has a line already: the game is over".into(),
             ));
         }
+        // A marked cube keeps its mark, and every move leaves one of the mover's: x moves
+        // first, so once o is to move there is an x, and once x moves again, an o too.
+        let (has_x, has_o) = (cubes.x != 0, cubes.o != 0);
+        if !x_to_move && !has_x {
+            return Err(NotationError::Rule(
+                "o is to move but no cube shows x: x moves first and every move leaves a cube of the mover's, so no game reaches this position".into(),
+            ));
+        }
+        if x_to_move && (has_x || has_o) && !(has_x && has_o) {
+            return Err(NotationError::Rule(
+                "x is to move on a board with cubes of one side only: after a move each, both sides have a cube, and a marked cube keeps its mark, so no game reaches this position".into(),
+            ));
+        }
         Ok(cubes)
     }
     fn first_to_move(&self, cubes: &Cubes) -> bool {
