@@ -374,6 +374,8 @@ fn work_over_the_budget_is_refused_with_422_and_the_figure_at_once() {
         "/api/v1/quixo?size=4",
         "/api/v1/connect-four?width=7&height=6",
         "/api/v1/stones?position=1&ties_win=false",
+        // The values' own estimate (minutes), not the budget, is the figure (issue 30).
+        "/api/v1/sum?position=grundy:100000000",
     ] {
         let clock = std::time::Instant::now();
         let (status, body) = get(path);
@@ -399,6 +401,18 @@ fn work_over_the_budget_is_refused_with_422_and_the_figure_at_once() {
     assert_eq!(status, 422, "{body}");
     let (status, body) = get_at(tight, "/api/v1/can-i-win?position=10+11");
     assert_eq!(status, 422, "{body}");
+    // 64 moves near 10^8 and a pile past any table: the period search, capped by the budget
+    // at the piles it affords at 64 moves a pile, stops there (it took 15.8 s to refuse).
+    let moves: Vec<String> = (99_999_936..=99_999_999).map(|m| m.to_string()).collect();
+    let path = format!(
+        "/api/v1/subtraction?moves={}&position=1{}",
+        moves.join(","),
+        "0".repeat(1000)
+    );
+    let clock = std::time::Instant::now();
+    let (status, body) = get(&path);
+    assert_eq!(status, 422, "{body}");
+    assert!(clock.elapsed() < Duration::from_millis(2500), "{body}");
 }
 
 #[test]

@@ -137,7 +137,7 @@ fn render(
     let (mut json, sequence) = if piles.is_empty() {
         // No position: the sequence alone (its period and pattern).
         computed = Sequence::compute(&game.set, game.rule, limits)
-            .map_err(|e| with_limit_advice(answers::query_error(e, budget)))?;
+            .map_err(|e| with_limit_advice(answers::query_error(e, budget, &game.set)))?;
         let json = json!({
             "game": game.name,
             "move_set": game.set.moves(),

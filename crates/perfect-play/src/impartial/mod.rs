@@ -104,6 +104,24 @@ pub enum ImpartialError {
     /// Computing the values would take too long or too much memory.
     #[error("{0}")]
     TooMuch(String),
+    /// The values' estimated time is past the longest a run may take.
+    #[error(
+        "{what} would take about {} here, past the {} one run may take; ask for fewer heaps (or compute them with `perfect-play octal {code} --upto {upto} --full --no-time-limit --checkpoint FILE`)",
+        crate::parse::human_seconds(*estimate_ms as f64 / 1000.0),
+        crate::parse::human_seconds(*limit_seconds as f64)
+    )]
+    TooLong {
+        /// What would take the time.
+        what: String,
+        /// The game's code.
+        code: String,
+        /// The heaps asked for.
+        upto: u64,
+        /// The estimate, in milliseconds.
+        estimate_ms: u64,
+        /// The longest a run may take, in seconds.
+        limit_seconds: u64,
+    },
     /// The take-and-break engine refused.
     #[error(transparent)]
     Octal(#[from] octal::OctalError),
@@ -399,11 +417,13 @@ impl Values {
                 }
                 let seconds = octal::estimated_seconds(code, upto);
                 if seconds > limits.max_seconds as f64 {
-                    return Err(ImpartialError::TooMuch(format!(
-                        "{code} up to heap {upto} would take about {} here, past the {} one run may take; ask for fewer heaps (or compute them with `perfect-play octal {code} --upto {upto} --full --no-time-limit --checkpoint FILE`)",
-                        crate::parse::human_seconds(seconds),
-                        crate::parse::human_seconds(limits.max_seconds as f64),
-                    )));
+                    return Err(ImpartialError::TooLong {
+                        what: format!("{code} up to heap {upto}"),
+                        code: code.to_string(),
+                        upto,
+                        estimate_ms: (seconds * 1000.0) as u64,
+                        limit_seconds: limits.max_seconds,
+                    });
                 }
                 let options = octal::Options {
                     upto,

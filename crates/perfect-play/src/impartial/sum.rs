@@ -136,6 +136,22 @@ fn tables(
                     .saturating_sub(1)
                     .min(octal::largest_upto(code));
                 let fits = largest <= computable;
+                // Values a default table holds and the work limit allows, but not the time (a
+                // time budget lowered the table): the figure is their estimate.
+                let seconds = octal::estimated_seconds(code, largest);
+                if !fits
+                    && largest < Limits::default().max_values
+                    && largest <= octal::largest_upto(code)
+                    && seconds > limits.max_seconds as f64
+                {
+                    return Err(ImpartialError::TooLong {
+                        what: format!("{code} up to heap {largest}"),
+                        code: code.to_string(),
+                        upto: largest,
+                        estimate_ms: (seconds * 1000.0) as u64,
+                        limit_seconds: limits.max_seconds,
+                    });
+                }
                 if !fits && octal::period_unknown(code) {
                     return Err(ImpartialError::HeapTooLarge {
                         game: c.game.to_string(),

@@ -35,7 +35,10 @@ pub fn limits(budget: &Budget) -> Limits {
         ),
         max_work: budget.cap(defaults.max_work, 2_000_000),
         max_misere_states: budget.cap(defaults.max_misere_states, 2_000),
-        max_seconds: defaults.max_seconds,
+        // The time budget, when there is one, is the longest a run may take.
+        max_seconds: budget
+            .seconds
+            .map_or(defaults.max_seconds, |b| b.ceil() as u64),
         cancel: budget.cancel.clone(),
     }
 }
@@ -70,6 +73,14 @@ pub fn query_error(e: ImpartialError, budget: &Budget) -> QueryError {
                 .stopped_at_cap(format!("the values of {game} up to heap {heap}"))
                 .into()
         }
+        ImpartialError::TooLong {
+            what, estimate_ms, ..
+        } if budget.seconds.is_some() => QueryError::OverBudget(crate::budget::OverBudget {
+            what,
+            estimate: estimate_ms as f64 / 1000.0,
+            at_least: false,
+            budget: budget.seconds.unwrap_or_default(),
+        }),
         e => e.into(),
     }
 }
