@@ -587,3 +587,17 @@ fn positions_no_game_reaches_are_refused_with_the_reason() {
         assert_eq!(out.status.code(), Some(0), "{args:?}");
     }
 }
+
+/// Misère searches the old bound refused (the product of each heap's partitions: 7.4 million
+/// for 11 11 11) are answered: the bound is now also the partitions of the heaps' total.
+#[test]
+fn misere_searches_within_reach_are_answered() {
+    for args in [
+        &["octal", "0.77", "11", "11", "11", "--misere"][..],
+        &["octal", "0.77", "13", "13", "13", "--misere"],
+        &["sum", "0.77:11", "0.77:11", "0.77:11", "--misere"],
+    ] {
+        let answer = json(args);
+        assert!(answer["outcome"].is_string(), "{args:?}: {answer}");
+    }
+}

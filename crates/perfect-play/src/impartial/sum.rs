@@ -584,14 +584,24 @@ pub fn analyse_misere(
             games.push(c.game.clone());
             games.len() - 1
         });
-        // A heap that splits reaches partitions of its tokens; one that does not, its sizes.
-        let reach = match &c.game {
-            HeapGame::TakeBreak(code) if code.splits() => octal::partitions_up_to(h),
-            _ => u128::from(h) + 1,
-        };
-        bound = bound.saturating_mul(reach);
+        // A heap that does not split reaches its sizes.
+        if !matches!(&c.game, HeapGame::TakeBreak(code) if code.splits()) {
+            bound = bound.saturating_mul(u128::from(h) + 1);
+        }
         moves = moves.saturating_add(most_moves(&c.game, h));
         heaps.push((g, h));
+    }
+    // The heaps of a game that splits reach multisets of heaps of that game of at most their
+    // total (see `octal::misere_positions_bound`).
+    for (g, game) in games.iter().enumerate() {
+        if matches!(game, HeapGame::TakeBreak(code) if code.splits()) {
+            let own: Vec<u32> = heaps
+                .iter()
+                .filter(|(o, _)| *o == g)
+                .map(|&(_, h)| h)
+                .collect();
+            bound = bound.saturating_mul(octal::misere_positions_bound(&own));
+        }
     }
     // Positions, and the moves generated from them (Nim 100000 has few positions but 10^10
     // moves among them).
