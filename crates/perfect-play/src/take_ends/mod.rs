@@ -34,14 +34,14 @@ pub enum TakeEndsError {
     Cancelled(#[from] crate::budget::Cancelled),
     /// The row is longer than the quadratic pass should take on.
     #[error(
-        "a row of {piles} piles is over the limit of {limit}: the exact margin's time grows with the square of the length (about {estimated_seconds} s here, from 3.4 s measured at 100,000 piles on 2 cores); raise the limit with --max-piles"
+        "a row of {piles} piles is over the limit of {limit}: the exact margin's time grows with the square of the length (about {estimated_seconds} s here, from {MEASURED_AT_200K_SMALL} s measured at 200,000 piles, {MEASURED_AT_200K_LARGE} s when the piles' sizes add up past 2^62); raise the limit with --max-piles"
     )]
     TooLong {
         /// Row length.
         piles: usize,
         /// The limit in force.
         limit: usize,
-        /// Seconds the margin would take, scaled from the measured 3.4 s at 100,000 piles.
+        /// Seconds the margin would take (see [`margin_seconds`]).
         estimated_seconds: u64,
     },
     /// The rows of margins would exceed the memory limit.
@@ -142,7 +142,8 @@ pub struct Options {
     pub line: bool,
     /// Memory the decision bits may take, in bytes (default 2 GiB).
     pub memory_limit: u64,
-    /// Longest row analysed (default 200,000 piles, about 14 s here; the time is quadratic).
+    /// Longest row analysed (default 200,000 piles, about 12 s here, 25 s for piles adding
+    /// up past 2^62; the time is quadratic).
     pub max_piles: usize,
     /// Raised to stop the pass: it ends with [`TakeEndsError::Cancelled`] within a diagonal.
     pub cancel: crate::budget::Cancel,
@@ -158,6 +159,25 @@ impl Default for Options {
             cancel: crate::budget::Cancel::new(),
         }
     }
+}
+
+/// Seconds the margin pass took here for 200,000 piles: sizes that add up below 2^62 (the
+/// 64-bit lanes) and past it (128-bit lanes), whole process, one run each.
+const MEASURED_AT_200K_SMALL: f64 = 12.0;
+const MEASURED_AT_200K_LARGE: f64 = 25.2;
+
+/// About how long the margin of `piles` takes here: quadratic in the length, twice as long
+/// when the sizes need 128-bit lanes.
+#[must_use]
+pub fn margin_seconds(piles: &[i64]) -> f64 {
+    let scale = piles.len() as f64 / 200_000.0;
+    let bound: u128 = piles.iter().map(|p| u128::from(p.unsigned_abs())).sum();
+    let at_200k = if bound < 1 << 62 {
+        MEASURED_AT_200K_SMALL
+    } else {
+        MEASURED_AT_200K_LARGE
+    };
+    at_200k * scale * scale
 }
 
 /// The full answer for a row.
@@ -214,11 +234,10 @@ pub fn line_bytes(n: usize) -> u64 {
 pub fn analyse(piles: &[i64], options: &Options) -> Result<Analysis, TakeEndsError> {
     let n = piles.len();
     if n > options.max_piles {
-        let scale = n as f64 / 100_000.0;
         return Err(TakeEndsError::TooLong {
             piles: n,
             limit: options.max_piles,
-            estimated_seconds: (3.4 * scale * scale).ceil() as u64,
+            estimated_seconds: margin_seconds(piles).ceil() as u64,
         });
     }
     if rows_bytes(n) > options.memory_limit {

@@ -7,9 +7,6 @@ use crate::registry::{Answer, MoveValue, Params, QueryError, Side};
 use crate::take_ends::{self, Analysis, End, Options};
 use serde_json::{Map, Value, json};
 
-/// Time an interval of the row costs, measured at 200,000 piles (14 s for 2 x 10^10 / 2).
-pub const SECONDS_PER_INTERVAL: f64 = 3.5e-10;
-
 /// Piles from text: whitespace- or comma-separated integers.
 ///
 /// # Errors
@@ -63,12 +60,11 @@ pub fn answer(params: &Params, position: &str, budget: &Budget) -> Result<Answer
 /// # Errors
 /// A row over the budget or the limits.
 pub fn report(row: &[i64], asked: Asked, budget: &Budget) -> Result<Report<Analysis>, QueryError> {
-    let n = row.len() as f64;
     budget.check_time(
         || format!("the Stone Game over {} piles", row.len()),
-        n * n * SECONDS_PER_INTERVAL,
+        take_ends::margin_seconds(row),
     )?;
-    budget.admit(n * n * SECONDS_PER_INTERVAL)?;
+    budget.admit(take_ends::margin_seconds(row))?;
     let defaults = Options::default();
     let options = Options {
         ties_win: asked.ties_win,
