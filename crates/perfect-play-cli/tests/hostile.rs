@@ -601,3 +601,60 @@ fn misere_searches_within_reach_are_answered() {
         assert!(answer["outcome"].is_string(), "{args:?}: {answer}");
     }
 }
+
+/// Raw library errors and ignored input (issue 30's messages): each is one line that names
+/// what was wrong.
+#[test]
+fn raw_errors_and_ignored_input_are_named() {
+    let dir = std::env::temp_dir().join(format!("pp-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let empty = dir.join("empty.ppdb");
+    std::fs::write(&empty, b"").unwrap();
+    let stderr = assert_bad_input(&["query", "tic-tac-toe", "--db", empty.to_str().unwrap()]);
+    assert!(stderr.contains("ends after 0 bytes"), "{stderr}");
+    // Non-UTF-8 input to play.
+    let mut child = binary()
+        .args(["play", "nim", "3", "4", "5"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(b"\xff\xfe\n").unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("standard input: a line that is not UTF-8"),
+        "{stderr}"
+    );
+    // A directory on stdin.
+    let out = binary()
+        .args(["stones", "-"])
+        .stdin(std::fs::File::open(&dir).unwrap())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("standard input"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+    // Input that used to be ignored.
+    for args in [
+        &["nim", "", "3"][..],
+        &["play", "nim", "3", "--json"],
+        &["serve", "--json", "--port", "0"],
+    ] {
+        assert_bad_input(args);
+    }
+    // The memory limit is the one blamed when it bounds the period search.
+    let stderr = assert_bad_input(&["coins", "10", "3", "4", "--memory-limit", "1"]);
+    assert!(stderr.contains("raise --memory-limit"), "{stderr}");
+    assert!(
+        !stderr.contains("--limit;") && !stderr.contains("with --limit"),
+        "{stderr}"
+    );
+}

@@ -88,6 +88,10 @@ pub fn output_of(
             return Ok(None);
         }
         Command::Sum(args) => impartial::sum(args, budget, quiet)?,
+        // Interactive and served output have no one JSON document: --json would be ignored.
+        Command::Serve(_) | Command::Play(_) if cli.json => {
+            return Err("--json does not apply here: play is a conversation in the terminal, and serve's API answers in JSON already".into());
+        }
         Command::Serve(args) => {
             serve::run(args, io)?;
             return Ok(None);

@@ -8,6 +8,10 @@ use perfect_play::registry::Side;
 use perfect_play::registry::answers::nim::{self, line_as_played};
 
 pub fn run(args: &NimArgs, budget: &Budget) -> Result<Output, CommandError> {
+    // "" alone is the empty position; beside heaps it is a heap left out by mistake.
+    if args.heaps.len() > 1 && args.heaps.iter().any(|h| h.trim().is_empty()) {
+        return Err("an empty heap argument (\"\") beside other heaps: \"\" alone is the empty position; give whole numbers for the heaps".into());
+    }
     let heaps = nim::parse_heaps(&args.heaps.join(" "))?;
     Ok(solve(&heaps, args.misere, budget))
 }

@@ -75,7 +75,14 @@ pub fn run(args: &PlayArgs, io: &mut Io<'_>) -> Result<(), CommandError> {
                 .and_then(|()| io.stdout.flush())
                 .map_err(WriteFailed)?;
             line.clear();
-            if io.stdin.read_line(&mut line)? == 0 {
+            let read = io.stdin.read_line(&mut line).map_err(|e| {
+                if e.kind() == std::io::ErrorKind::InvalidData {
+                    "standard input: a line that is not UTF-8 text".to_string()
+                } else {
+                    format!("standard input: {e}")
+                }
+            })?;
+            if read == 0 {
                 return say(io, "");
             }
             let said = line.trim();

@@ -44,7 +44,9 @@ pub fn run(
         parse_text(&bytes, &path.display().to_string())?
     } else if args.piles == ["-"] {
         let mut bytes = Vec::new();
-        io.stdin.read_to_end(&mut bytes)?;
+        io.stdin
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("cannot read standard input: {e}"))?;
         parse_text(&bytes, "standard input")?
     } else {
         parse_row(&args.piles.join(" "))?

@@ -39,6 +39,7 @@ pub fn coins(args: &CoinsArgs, budget: &Budget) -> Result<Output, CommandError> 
         args.options.misere,
         args.options.pattern,
         limits(args.options.limit, budget),
+        budget,
     )
 }
 
@@ -50,6 +51,7 @@ pub fn solve_coins(
     misere: bool,
     pattern: bool,
     limits: Limits,
+    budget: &Budget,
 ) -> Result<Output, CommandError> {
     let (pile, set) = answers::parse_coins(&format!("{n} {x} {y}"))?;
     render(
@@ -58,7 +60,7 @@ pub fn solve_coins(
         pattern,
         false,
         &limits,
-        &Budget::default(),
+        budget,
     )
 }
 
@@ -72,7 +74,7 @@ pub fn coins_batch(args: &CoinsArgs, budget: &Budget, io: &mut Io<'_>) -> Result
                 format!("expected `N X Y` (three numbers), got {} field(s)", f.len()).into(),
             );
         };
-        Ok(solve_coins(n, x, y, args.options.misere, false, limits.clone())?.json)
+        Ok(solve_coins(n, x, y, args.options.misere, false, limits.clone(), budget)?.json)
     })
 }
 

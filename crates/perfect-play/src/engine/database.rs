@@ -162,9 +162,21 @@ impl Database {
     /// # Errors
     /// [`EngineError::Database`] for a missing file, another format, or a damaged one.
     pub fn open(path: &Path, verify: bool) -> Result<Database, EngineError> {
-        let fail = |e: std::io::Error| io_error(path, e);
-        let file = File::open(path).map_err(fail)?;
-        let bytes = file.metadata().map_err(fail)?.len();
+        let file = File::open(path).map_err(|e| io_error(path, e))?;
+        let bytes = file.metadata().map_err(|e| io_error(path, e))?.len();
+        // A file that ends inside the header is one cut short (or no database at all).
+        let fail = |e: std::io::Error| {
+            if e.kind() == std::io::ErrorKind::UnexpectedEof {
+                io_error(
+                    path,
+                    format!(
+                        "ends after {bytes} bytes, inside a database's header: not a perfect-play database, or one cut short"
+                    ),
+                )
+            } else {
+                io_error(path, e)
+            }
+        };
         let mut file = BufReader::new(file);
         let mut word = [0u8; 4];
         file.read_exact(&mut word).map_err(fail)?;
