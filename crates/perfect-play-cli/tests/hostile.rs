@@ -495,6 +495,10 @@ fn work_past_one_run_is_refused_before_it_with_the_figure() {
         ),
         (vec!["sum".into(), "0.3F:20000".into()], "--upto 10261"),
         (vec!["sum".into(), heap_of("0.3F")], "--upto 10261"),
+        (
+            vec!["sum".into(), heap_of("grundy")],
+            "grundy heap 1000000000",
+        ),
         (vec!["sum".into(), heap_of("grundy")], "no period is known"),
         (
             vec!["sum".into(), "0.6:99999999999".into()],

@@ -155,7 +155,13 @@ fn tables(
                 if !fits && octal::period_unknown(code) {
                     return Err(ImpartialError::HeapTooLarge {
                         game: c.game.to_string(),
-                        heap: largest.to_string(),
+                        // The heap as given: `largest` saturates past 2^64.
+                        heap: components
+                            .iter()
+                            .filter(|o| o.game == c.game)
+                            .map(|o| &o.heap)
+                            .max()
+                            .map_or_else(|| largest.to_string(), ToString::to_string),
                         limit: computable,
                         why: "no period is known for this game (it is on the list of unsolved octal games), and the values up to the heap are past what one run computes".into(),
                     });
