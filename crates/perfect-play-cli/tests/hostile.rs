@@ -533,6 +533,18 @@ fn work_past_one_run_is_refused_before_it_with_the_figure() {
         ),
         (
             vec![
+                "subtraction".into(),
+                "--moves".into(),
+                (99_999_936..=99_999_999u64)
+                    .map(|m| m.to_string())
+                    .collect::<Vec<_>>()
+                    .join(","),
+                format!("1{}", "0".repeat(1000)),
+            ],
+            "needs at least 299999872",
+        ),
+        (
+            vec![
                 "coins".into(),
                 format!("1{}", "0".repeat(1000)),
                 "99999989".into(),

@@ -304,7 +304,7 @@ fn picture(s: &Sequence, grundy: bool) -> String {
 fn with_limit_advice(e: QueryError) -> QueryError {
     match e {
         QueryError::BadInput(message)
-            if message.starts_with("no period proven") && !message.contains("--memory-limit") =>
+            if message.starts_with("no period prov") && !message.contains("--memory-limit") =>
         {
             QueryError::BadInput(format!("{message}; raise it with --limit"))
         }

@@ -59,6 +59,16 @@ pub enum SubtractionError {
         "no period proven within the first {0} pile sizes (the period search's limit, Limits::max_values)"
     )]
     NoPeriod(u64),
+    /// The period search's limit is below the least any proof of a period needs.
+    #[error(
+        "no period provable within the first {limit} pile sizes (the period search's limit, Limits::max_values): any proof for these moves needs at least {needed}, twice the smallest move plus the largest and one"
+    )]
+    PeriodPastLimit {
+        /// The fewest pile values a proof needs.
+        needed: u64,
+        /// The limit.
+        limit: u64,
+    },
     /// A misère sum whose search would exceed its limit.
     #[error(
         "misère play with several piles is solved by exact search over at most {0} positions (the product of pile + 1), and these piles exceed it; use fewer or smaller piles"
@@ -281,6 +291,13 @@ impl Sequence {
                     length: set.largest(),
                 },
                 values: Store::Planes(values),
+            });
+        }
+        let needed = least_values_for_a_proof(set);
+        if needed > limits.max_values {
+            return Err(SubtractionError::PeriodPastLimit {
+                needed,
+                limit: limits.max_values,
             });
         }
         let window = usize::try_from(set.largest()).expect("moves are bounded");
@@ -576,17 +593,33 @@ pub fn analyse(
         return analyse_direct(set, rule, piles, max, limits);
     }
     match analyse_periodic(set, rule, piles, limits) {
-        Err(SubtractionError::NoPeriod(limit)) => {
+        Err(e @ (SubtractionError::NoPeriod(_) | SubtractionError::PeriodPastLimit { .. })) => {
             let largest = piles.iter().map(|p| p.to_u64()).collect::<Option<Vec<_>>>();
             match largest.and_then(|p| p.into_iter().max()) {
                 Some(max) if max < limits.max_values => {
                     analyse_direct(set, rule, piles, max, limits)
                 }
-                _ => Err(SubtractionError::NoPeriod(limit)),
+                _ => Err(e),
             }
         }
         other => other,
     }
+}
+
+/// The fewest pile values the general period search must compute before it can prove a period:
+/// `2 * smallest + largest + 1`.
+///
+/// Why: with `s` the smallest move, piles `0..s` have no move and piles `s..2s` only moves to
+/// them, so the values open with a run of `s` equal values and then a run of `s` of another
+/// (0s then 1s in normal play, 1s then 0s in misère). The values never settle on a constant
+/// (from a constant `v` the move of `s` reaches `v`, so the value is not `v`), so a periodic
+/// part holds no run as long as its period. Checking where the preperiod `f` falls (before `s`,
+/// between `s` and `2s`, after) gives `f + period >= 2s` every time, and the proof compares the
+/// window of the largest move at `f` with the one a period later.
+#[must_use]
+pub fn least_values_for_a_proof(set: &SubtractionSet) -> u64 {
+    let smallest = set.moves().first().copied().unwrap_or(0);
+    2 * smallest + set.largest() + 1
 }
 
 /// Whether answering heaps up to `max` from every smaller heap costs under a hundredth of the

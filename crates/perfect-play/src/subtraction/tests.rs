@@ -302,8 +302,58 @@ fn the_limit_stops_the_search_with_a_message() {
     };
     assert!(Sequence::compute(&set(&[1, 1000]), Rule::Normal, &kept).is_ok());
     let err = Sequence::compute(&set(&[2, 3, 1000]), Rule::Normal, &kept).unwrap_err();
-    assert_eq!(err, SubtractionError::NoPeriod(100));
+    assert_eq!(
+        err,
+        SubtractionError::PeriodPastLimit {
+            needed: 1005,
+            limit: 100
+        }
+    );
     assert_eq!(kept.search_limit(&set(&[2, 3, 1000])), 100);
+}
+
+#[test]
+fn a_limit_below_any_proof_is_refused_before_the_search() {
+    // 64 moves near 10^8: a proof needs 2 * 99,999,936 + 99,999,999 + 1 values, past the
+    // default limit of 2 * 10^8; the search used to run 19 s to find that out.
+    let moves: Vec<u64> = (99_999_936..=99_999_999).collect();
+    let many = set(&moves);
+    assert_eq!(least_values_for_a_proof(&many), 299_999_872);
+    let start = std::time::Instant::now();
+    let err = Sequence::compute(&many, Rule::Misere, &Limits::default()).unwrap_err();
+    assert_eq!(
+        err,
+        SubtractionError::PeriodPastLimit {
+            needed: 299_999_872,
+            limit: 200_000_000
+        }
+    );
+    assert!(start.elapsed().as_secs() < 1);
+    // Piles under the limit are still answered, from their values one by one.
+    let piles = [BigUint::from(100_000_000u64)];
+    assert!(analyse(&many, Rule::Normal, &piles, &Limits::default()).is_ok());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// The least values a proof needs is a true lower bound: every proven period of a small
+    /// set, in either rule, used at least that many.
+    #[test]
+    fn no_proof_needs_fewer_values_than_the_bound(
+        moves in proptest::collection::vec(1u64..60, 1..6),
+        misere in any::<bool>(),
+    ) {
+        let s = set(&moves);
+        let rule = if misere { Rule::Misere } else { Rule::Normal };
+        let limits = Limits { word_parallel: false, ..Limits::default() };
+        let values = Sequence::compute(&s, rule, &limits).unwrap();
+        let period = values.period;
+        prop_assert!(
+            period.preperiod + period.period + s.largest() + 1 >= least_values_for_a_proof(&s),
+            "{moves:?} {rule:?}: {period:?}"
+        );
+    }
 }
 
 /// Who wins a sum of piles, by plain recursion with no memo: the independent oracle for sums.

@@ -2,7 +2,7 @@
 //! any number of piles of any size.
 
 use super::{MAX_LISTED_MOVES, Report, after_heap_move, big_json, heap_move, join};
-use crate::budget::Budget;
+use crate::budget::{Budget, OverBudget};
 use crate::registry::{Answer, MoveValue, Params, QueryError, Side};
 use crate::subtraction::{self, Analysis, Limits, Rule, SubtractionError, SubtractionSet};
 use crate::{Outcome, parse};
@@ -73,6 +73,27 @@ pub fn query_error(error: SubtractionError, budget: &Budget, set: &SubtractionSe
             budget
                 .stopped_at_cap(format!("proving the period (past {n} pile sizes)"))
                 .into()
+        }
+        // No proof fits under the time budget's cap: the least it needs is the estimate.
+        SubtractionError::PeriodPastLimit { needed, limit }
+            if budget.seconds.is_some()
+                && budget.affordable(seconds_per_value(set)) == Some(limit) =>
+        {
+            OverBudget {
+                what: format!("proving the period (at least {needed} pile sizes)"),
+                estimate: needed as f64 * seconds_per_value(set),
+                at_least: true,
+                budget: budget.seconds.unwrap_or(0.0),
+            }
+            .into()
+        }
+        e @ SubtractionError::PeriodPastLimit { limit, .. }
+            if budget.memory_limit.is_some_and(|m| m <= limit) =>
+        {
+            QueryError::BadInput(format!(
+                "{e}; the memory limit of {} holds that many piles at a byte each; raise --memory-limit",
+                parse::human_size(budget.memory(u64::MAX))
+            ))
         }
         // The memory limit bounded the search (a byte a pile): it is the one to raise.
         e @ SubtractionError::NoPeriod(n) if budget.memory_limit.is_some_and(|m| m <= n) => {
