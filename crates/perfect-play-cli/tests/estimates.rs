@@ -1,10 +1,16 @@
 //! The time estimates behind the refusals before work (issue 30) against measured runs of the
 //! optimised binary, on a grid of sizes: each within 3x. The binary is `PERFECT_PLAY_SERVER`'s
 //! (by default `target/release/perfect-play`, which `.ci/run` builds for the load test too).
-//! Ignored in the suite (about 80 s, and meaningless on a debug build or a loaded machine):
+//! Ignored in the suite (about 150 s, and meaningless on a debug build or a loaded machine):
 //! `cargo test --workspace --test estimates -- --ignored --nocapture`.
 
+use perfect_play::can_i_win::{self, CanIWin};
+use perfect_play::games::{
+    connect_four::ConnectFour, dodgem::Dodgem, hexapawn::Hexapawn, quixo::Quixo,
+};
 use perfect_play::octal::{self, OctalCode};
+use perfect_play::registry::EngineGame;
+use perfect_play::subtraction::{self, SubtractionSet};
 use perfect_play::take_ends;
 use std::process::Command;
 use std::time::Instant;
@@ -94,5 +100,62 @@ fn estimates_are_within_three_times_the_measured_runs() {
         }
     }
     std::fs::remove_dir_all(&dir).unwrap();
+    // Can I Win by its two methods: the bit table (targets near half the sum), the search
+    // (a small target).
+    for (numbers, target) in [(28u32, 203u32), (30, 232), (32, 264), (30, 100)] {
+        let query = CanIWin::seed(numbers.into(), target.into()).unwrap();
+        let estimate = can_i_win::estimated_seconds(&query, &can_i_win::Options::default());
+        let took = timed(&["can-i-win", &numbers.to_string(), &target.to_string()]);
+        within_three_times(
+            format!("can-i-win {numbers} {target}"),
+            estimate,
+            took,
+            &mut seen,
+        );
+    }
+    // The period search on 64 moves near m: at least 2m + m values (the proof's floor, met
+    // here: the period is 2m and starts at once).
+    for m in [1_000_000u64, 3_000_000, 10_000_000] {
+        let moves: Vec<u64> = (m - 64..m).collect();
+        let set = SubtractionSet::new(&moves).unwrap();
+        let estimate = subtraction::least_values_for_a_proof(&set) as f64
+            * perfect_play::registry::answers::subtraction::seconds_per_value(&set);
+        let list: Vec<String> = moves.iter().map(u64::to_string).collect();
+        let took = timed(&["subtraction", "--moves", &list.join(","), &"9".repeat(100)]);
+        within_three_times(
+            format!("subtraction, 64 moves below {m}"),
+            estimate,
+            took,
+            &mut seen,
+        );
+    }
+    // The engine's tables, from scratch.
+    let games: Vec<(Box<dyn EngineGame>, Vec<&str>)> = vec![
+        (
+            Box::new(ConnectFour::new(5, 4).unwrap()),
+            vec!["connect-four", "--width", "5", "--height", "4"],
+        ),
+        (
+            Box::new(ConnectFour::new(6, 4).unwrap()),
+            vec!["connect-four", "--width", "6", "--height", "4"],
+        ),
+        (
+            Box::new(Hexapawn::new(4, 4).unwrap()),
+            vec!["hexapawn", "--width", "4", "--height", "4"],
+        ),
+        (
+            Box::new(Dodgem::new(4).unwrap()),
+            vec!["dodgem", "--size", "4"],
+        ),
+        (
+            Box::new(Quixo::new(4).unwrap()),
+            vec!["quixo", "--size", "4"],
+        ),
+    ];
+    for (game, args) in games {
+        let estimate = game.index_count() as f64 / game.indices_per_second();
+        let took = timed(&args);
+        within_three_times(game.title(), estimate, took, &mut seen);
+    }
     println!("{}", seen.join("\n"));
 }

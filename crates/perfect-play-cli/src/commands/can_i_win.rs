@@ -51,7 +51,7 @@ pub fn run(args: &CanIWinArgs, budget: &Budget, quiet: bool) -> Result<Output, C
         args.pool.as_ref().map(|list| list.0.clone()),
         args.misere,
     )?;
-    answers::check_time(&query.pool, budget, 1.0)?;
+    answers::check_query_time(&query, &options, budget)?;
     let bar = progress::bar("solving", quiet);
     let report = answers::report(&query, &options, &progress::updater(&bar))?;
     bar.finish_and_clear();

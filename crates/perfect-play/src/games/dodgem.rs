@@ -272,6 +272,10 @@ fn bit_of_square(n: u32, square: u32) -> u64 {
 }
 
 impl BoardGame for Dodgem {
+    /// 1.6 million a second measured for 4 x 4 (0.34 s), 0.94 for 5 x 5 (255 s: its loopy tiers take many passes).
+    fn indices_per_second(&self) -> f64 {
+        1.2e6
+    }
     fn name(&self) -> &'static str {
         "dodgem"
     }

@@ -218,6 +218,10 @@ impl IndexedGame for Hexapawn {
 }
 
 impl BoardGame for Hexapawn {
+    /// 9.4 million a second measured for 4 x 4 (0.48 s).
+    fn indices_per_second(&self) -> f64 {
+        9.0e6
+    }
     fn name(&self) -> &'static str {
         "hexapawn"
     }

@@ -613,6 +613,10 @@ impl IndexedGame for Quixo {
 }
 
 impl BoardGame for Quixo {
+    /// 5.8 million a second measured for 4 x 4 (14.9 s).
+    fn indices_per_second(&self) -> f64 {
+        5.5e6
+    }
     fn name(&self) -> &'static str {
         "quixo"
     }

@@ -419,6 +419,10 @@ impl IndexedGame for Teeko {
 }
 
 impl BoardGame for Teeko {
+    /// 4.0 million a second measured for 4 x 4 (0.61 s), 2.8 for 5 x 5 (61 s).
+    fn indices_per_second(&self) -> f64 {
+        3.0e6
+    }
     fn name(&self) -> &'static str {
         "teeko"
     }

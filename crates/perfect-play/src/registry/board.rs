@@ -70,6 +70,12 @@ pub trait BoardGame: IndexedGame + Send + Sync {
     }
     /// The position drawn as text, rows and coordinates included.
     fn picture(&self, position: &Self::Position) -> String;
+    /// Table indices the answer from scratch goes through a second, whole process on this kind
+    /// of machine (2 cores): the time estimate behind refusals before work. Games override it
+    /// with their measured rate (their moves and loops make it range from 1 to 9 million).
+    fn indices_per_second(&self) -> f64 {
+        crate::registry::answers::engine::POSITIONS_PER_SECOND
+    }
 }
 
 /// One move of a position read from a solved table.
@@ -163,6 +169,8 @@ pub trait EngineGame: Send + Sync {
     fn index_count(&self) -> u64;
     /// Tiers the index is cut into.
     fn tier_count(&self) -> u64;
+    /// See [`BoardGame::indices_per_second`].
+    fn indices_per_second(&self) -> f64;
     /// Whether the table keeps one position per symmetry class.
     fn has_symmetries(&self) -> bool;
     /// Bytes a solve takes (see [`engine::solve_bytes`]).
@@ -229,6 +237,9 @@ impl<G: BoardGame> EngineGame for G {
     }
     fn tier_count(&self) -> u64 {
         IndexedGame::tier_count(self)
+    }
+    fn indices_per_second(&self) -> f64 {
+        BoardGame::indices_per_second(self)
     }
     fn has_symmetries(&self) -> bool {
         IndexedGame::has_symmetries(self)

@@ -86,7 +86,7 @@ pub fn parse_query(
 }
 
 /// Refuse a pool whose every set of picks would take longer than the time budget
-/// (`factor` 4 for every target at once).
+/// (`factor` 4 for every target at once; one query: [`check_query_time`]).
 ///
 /// # Errors
 /// The estimate, over the budget.
@@ -103,6 +103,32 @@ pub fn check_time(pool: &Pool, budget: &Budget, factor: f64) -> Result<(), Query
         sets * SECONDS_PER_SET * factor,
     )?;
     budget.admit(sets * SECONDS_PER_SET * factor)?;
+    Ok(())
+}
+
+/// Refuse one query whose answer, by the method it will take, would take longer than the time
+/// budget ([`can_i_win::estimated_seconds`]: a small target's search is cheap however many
+/// numbers).
+///
+/// # Errors
+/// The estimate, over the budget.
+pub fn check_query_time(
+    query: &CanIWin,
+    options: &Options,
+    budget: &Budget,
+) -> Result<(), QueryError> {
+    let seconds = can_i_win::estimated_seconds(query, options);
+    budget.check_time(
+        || {
+            format!(
+                "Can I Win with {} numbers and target {}",
+                query.pool.values().len(),
+                query.target
+            )
+        },
+        seconds,
+    )?;
+    budget.admit(seconds)?;
     Ok(())
 }
 
@@ -127,8 +153,8 @@ pub fn answer(params: &Params, position: &str, budget: &Budget) -> Result<Answer
         .map(|p| parse::list_in(p, 1, u64::MAX).map_err(QueryError::bad))
         .transpose()?;
     let query = parse_query(position, pool, params.text("misere") == Some("true"))?;
-    check_time(&query.pool, budget, 1.0)?;
     let options = options(Options::default(), budget);
+    check_query_time(&query, &options, budget)?;
     Ok(report(&query, &options, &|_, _| {})?.answer)
 }
 

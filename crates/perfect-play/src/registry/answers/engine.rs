@@ -38,7 +38,7 @@ pub fn refuse_if_too_large(
     limit: u64,
     budget: &Budget,
 ) -> Result<(), QueryError> {
-    let seconds = game.index_count() as f64 / POSITIONS_PER_SECOND;
+    let seconds = game.index_count() as f64 / game.indices_per_second();
     budget.check_time(
         || {
             format!(
@@ -56,7 +56,7 @@ pub fn refuse_if_too_large(
             game.title(),
             game.index_count(),
             parse::human_size(needed),
-            rough_duration(game.index_count() as f64 / POSITIONS_PER_SECOND),
+            rough_duration(game.index_count() as f64 / game.indices_per_second()),
             parse::human_size(machine),
         )));
     }
@@ -66,7 +66,7 @@ pub fn refuse_if_too_large(
             game.title(),
             game.index_count(),
             parse::human_size(needed),
-            rough_duration(game.index_count() as f64 / POSITIONS_PER_SECOND),
+            rough_duration(game.index_count() as f64 / game.indices_per_second()),
             parse::human_size(limit),
         )));
     }
