@@ -65,6 +65,9 @@ pub enum Command {
     Values(ValuesArgs),
     /// A sum of impartial games (GAME:HEAP each): who wins, and which move, by the nim-sum.
     Sum(SumArgs),
+    /// Your own game as a graph file: its positions and moves (JSON, or a `FROM TO` edge
+    /// list), solved by the engine, loops and draws included.
+    Graph(GraphArgs),
     /// Print the JSON Schema of a command's --json output (the contract other tools read).
     Schema(SchemaArgs),
     /// Start the web explorer: a page to see every game's values and play the perfect
@@ -588,6 +591,29 @@ pub struct SubtractionArgs {
 
     #[command(flatten)]
     pub options: PileOptions,
+}
+
+/// Arguments of `perfect-play graph`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Formats (README: \"Your own game as a graph\"):\n  JSON:       {\"start\": \"A\", \"moves\": {\"A\": [\"B\", \"C\"], \"B\": [\"A\"], \"C\": []}, \"results\": {\"C\": \"loss\"}}\n  edge list:  one move FROM TO a line; POSITION =win|loss|tie for a finished position\n              (for the player to move there); # comments; the start is the first name.\n  A position with no moves and no result is lost by the player to move; endless play is a draw.\n\nExamples:\n  perfect-play graph game.json\n  perfect-play graph moves.txt --all --json\n  perfect-play graph moves.txt --position B\n  generate-moves | perfect-play graph -"
+)]
+pub struct GraphArgs {
+    /// The graph file (`-`: standard input). JSON when it starts with `{`, else an edge list.
+    #[arg(value_name = "FILE")]
+    pub file: std::path::PathBuf,
+
+    /// The position to answer about (default: the start).
+    #[arg(long, value_name = "NAME")]
+    pub position: Option<String>,
+
+    /// Also give every position's value and winning moves (`values` in --json).
+    #[arg(long)]
+    pub all: bool,
+
+    /// Worker threads for the solve, up to 256 (default: one per core).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=256))]
+    pub threads: u16,
 }
 
 /// Arguments of `perfect-play stones`.

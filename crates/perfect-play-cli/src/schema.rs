@@ -2,7 +2,7 @@
 //! live in `crates/perfect-play-cli/schemas/` and are printed by `perfect-play schema COMMAND`.
 
 /// The commands that have a schema, as `perfect-play schema` accepts them.
-pub const COMMANDS: [&str; 14] = [
+pub const COMMANDS: [&str; 15] = [
     "nim",
     "tic-tac-toe",
     "connect-four",
@@ -16,6 +16,7 @@ pub const COMMANDS: [&str; 14] = [
     "values",
     "sum",
     "tour",
+    "graph",
     "batch-error",
 ];
 
@@ -49,6 +50,7 @@ pub fn schema(command: &str) -> Option<&'static str> {
         "values" => include_str!("../schemas/values.schema.json"),
         "sum" => include_str!("../schemas/sum.schema.json"),
         "tour" => include_str!("../schemas/tour.schema.json"),
+        "graph" => include_str!("../schemas/graph.schema.json"),
         "batch-error" => include_str!("../schemas/batch-error.schema.json"),
         // The board games' own commands answer as `query` does.
         game if perfect_play::registry::find(game).is_some_and(|g| g.engine.is_some()) => {

@@ -73,6 +73,16 @@ fn every_command_validates_against_its_schema() {
         ("nim", &["nim", "100000", "7", "--misere"], None),
         ("nim", &["nim", ""], None),
         ("tic-tac-toe", &["tic-tac-toe"], None),
+        (
+            "graph",
+            &["graph", "-", "--all"],
+            Some("A B\nB A\nA C\nC =tie\nB D\n"),
+        ),
+        (
+            "graph",
+            &["graph", "-"],
+            Some("{\"moves\": {\"A\": [\"B\"], \"B\": [\"A\"]}}"),
+        ),
         ("tic-tac-toe", &["tic-tac-toe", "xxxoo...."], None),
         ("solve", &["solve", "tic-tac-toe"], None),
         (

@@ -34,6 +34,7 @@ pub mod budget;
 pub mod can_i_win;
 mod durable;
 pub mod engine;
+pub mod graph;
 pub mod impartial;
 pub mod nim;
 pub mod octal;

@@ -3,6 +3,7 @@
 mod can_i_win;
 mod connect_four;
 pub(crate) mod engine;
+mod graph;
 mod impartial;
 mod nim;
 mod octal;
@@ -88,6 +89,7 @@ pub fn output_of(
             return Ok(None);
         }
         Command::Sum(args) => impartial::sum(args, budget, quiet)?,
+        Command::Graph(args) => graph::run(args, budget, quiet, io)?,
         // Interactive and served output have no one JSON document: --json would be ignored.
         Command::Serve(_) | Command::Play(_) if cli.json => {
             return Err("--json does not apply here: play is a conversation in the terminal, and serve's API answers in JSON already".into());

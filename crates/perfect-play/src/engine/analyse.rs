@@ -51,20 +51,36 @@ pub fn move_records_by<G: IndexedGame>(
     game.moves(position)
         .into_iter()
         .map(|mv| {
-            let seen = match game.play(position, &mv) {
-                Transition::End(ending) => ending_record(ending),
+            let record = match game.play(position, &mv) {
+                Transition::End(ending) => ending_move_value(ending)?,
                 Transition::Continue { position: next, .. } => {
-                    for_mover(lookup(table_index(game, &next))?)
+                    move_value(lookup(table_index(game, &next))?)?
                 }
-            };
-            let record = match (seen.outcome()?, seen.remoteness()) {
-                (Outcome::Draw, _) => Record::DRAW,
-                (outcome, Some(r)) => Record::new(outcome, r + 1)?,
-                (_, None) => return None,
             };
             Some(MoveRecord { mv, record })
         })
         .collect()
+}
+
+/// What a move is worth to its maker, given the record of the position it leads to (for the
+/// opponent): the outcome turned round, one ply further. `None` for an open record.
+#[must_use]
+pub fn move_value(after: Record) -> Option<Record> {
+    with_one_more_ply(for_mover(after))
+}
+
+/// What a move that ends the game with `ending` (for its maker) is worth to its maker.
+#[must_use]
+pub fn ending_move_value(ending: crate::game::Ending) -> Option<Record> {
+    with_one_more_ply(ending_record(ending))
+}
+
+fn with_one_more_ply(seen: Record) -> Option<Record> {
+    match (seen.outcome()?, seen.remoteness()) {
+        (Outcome::Draw, _) => Some(Record::DRAW),
+        (outcome, Some(r)) => Record::new(outcome, r + 1),
+        (_, None) => None,
+    }
 }
 
 /// The value of `position`, its moves best first and a best line; `None` when the position

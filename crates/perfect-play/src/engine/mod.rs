@@ -44,7 +44,8 @@ mod solve;
 mod tests;
 
 pub use analyse::{
-    DRAW_LINE_MOVES, MoveRecord, TableAnalysis, analyse, analyse_by, move_records, move_records_by,
+    DRAW_LINE_MOVES, MoveRecord, TableAnalysis, analyse, analyse_by, ending_move_value,
+    move_records, move_records_by, move_value,
 };
 pub use database::{Checkpoint, Database, TierInProgress};
 pub use record::{MAX_REMOTENESS, Record};

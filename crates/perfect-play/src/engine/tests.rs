@@ -550,6 +550,29 @@ proptest! {
         prop_assert_eq!(solution.records(), &expected[..]);
     }
 
+    /// The hash-numbering adapter (positions found from node 0, moves that end the game sent
+    /// to shared end positions, then the engine on the graph) gives every reachable node the
+    /// textbook's record.
+    #[test]
+    fn hashed_graphs_match_the_textbook_retrograde_analysis(
+        g in graph(),
+        threads in 1usize..3,
+    ) {
+        let expected = textbook(&g);
+        let solved = crate::graph::hashed::solve_game(&g, &options(threads)).unwrap();
+        prop_assert!(solved.counts().positions >= 1);
+        for node in 0..g.options.len() as u64 {
+            if let Some(record) = solved.value(&node) {
+                prop_assert_eq!(record, expected[node as usize], "node {}", node);
+            }
+        }
+        let start = solved.analyse(&0).unwrap();
+        let reference = analyse(&g, &solve(&g, &options(threads), &no_progress).unwrap(), &0).unwrap();
+        prop_assert_eq!(start.record, reference.record);
+        let values = |moves: &[MoveRecord<usize>]| moves.iter().map(|m| (m.mv, m.record)).collect::<Vec<_>>();
+        prop_assert_eq!(values(&start.moves), values(&reference.moves));
+    }
+
     #[test]
     fn tiers_solved_from_the_last_give_the_same_records(
         g in tiered_graph(),
