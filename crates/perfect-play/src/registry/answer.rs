@@ -114,6 +114,10 @@ pub enum QueryError {
     /// The position or a parameter is not accepted, with the reason in one line.
     #[error("{0}")]
     BadInput(String),
+    /// The work needs more memory than the limit (or the machine) holds: refused before it
+    /// starts, the figure and the way around in one line.
+    #[error("{0}")]
+    OverMemory(String),
     /// The work is estimated above the time budget: refused before it starts.
     #[error(transparent)]
     OverBudget(#[from] OverBudget),

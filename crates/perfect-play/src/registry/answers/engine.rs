@@ -51,7 +51,7 @@ pub fn refuse_if_too_large(
     )?;
     let needed = game.solve_bytes(&Options::default());
     if let Some(machine) = crate::engine::machine_memory().filter(|&m| needed > m) {
-        return Err(QueryError::BadInput(format!(
+        return Err(QueryError::OverMemory(format!(
             "{}'s table has {} entries (its positions, numbered with gaps), {} at {BYTES_PER_POSITION} bytes each and the largest tier's working table (about {} on one core), more than this machine's {} of memory: no --memory-limit makes room for it; choose a smaller variant",
             game.title(),
             game.index_count(),
@@ -61,7 +61,7 @@ pub fn refuse_if_too_large(
         )));
     }
     if needed > limit {
-        return Err(QueryError::BadInput(format!(
+        return Err(QueryError::OverMemory(format!(
             "{}'s table has {} entries (its positions, numbered with gaps), {} at {BYTES_PER_POSITION} bytes each and the largest tier's working table (about {} on one core), above the memory limit of {}; raise --memory-limit or choose a smaller variant",
             game.title(),
             game.index_count(),
