@@ -1,0 +1,153 @@
+"""perfect-play from Python: who wins a two-player game under perfect play, with which move, and why.
+
+The same answers as the ``perfect-play`` command and its HTTP API (one registry of games
+underneath), and your own games solved by the same engine:
+
+>>> import perfect_play
+>>> perfect_play.nim([3, 4, 5])["outcome"]
+'win'
+>>> class TakeOneOrTwo:
+...     def start(self): return 10
+...     def moves(self, pile): return [t for t in (1, 2) if t <= pile]
+...     def play(self, pile, take): return pile - take
+...     def result(self, pile): return None    # no moves left: the player to move has lost
+>>> perfect_play.solve_game(TakeOneOrTwo()).value(10)
+{'outcome': 'win', 'remoteness': 7}
+"""
+
+from __future__ import annotations
+
+import array
+import json
+import os
+from typing import Any, Iterable, Mapping, Optional, Protocol, Sequence, Union, runtime_checkable
+
+from . import _native
+from ._native import OverBudget, Solution
+
+__all__ = [
+    "Game",
+    "OverBudget",
+    "Solution",
+    "can_i_win",
+    "coins",
+    "games",
+    "nim",
+    "query",
+    "solve",
+    "solve_game",
+    "solve_graph",
+    "stones",
+    "sum_of",
+    "values",
+]
+
+MemoryLimit = Union[int, str, None]
+
+
+@runtime_checkable
+class Game(Protocol):
+    """What ``solve_game`` needs of a game: any class with these four methods.
+
+    Positions are any hashable values; moves any values. ``result`` is ``None`` while the game
+    goes on, else ``"win"``, ``"loss"`` or ``"tie"`` for the player to move at that position. A
+    position with no moves and no result is lost by the player to move; endless play is a draw.
+    An optional ``canonical(position)`` (one representative of its symmetry class) is honoured.
+    """
+
+    def start(self) -> Any: ...
+    def moves(self, position: Any) -> Iterable[Any]: ...
+    def play(self, position: Any, move: Any) -> Any: ...
+    def result(self, position: Any) -> Optional[str]: ...
+
+
+def _param_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return ",".join(str(v) for v in value)
+    return str(value)
+
+
+def query(game: str, position: Union[str, Sequence[Any], None] = None, *,
+          memory_limit: MemoryLimit = None, **params: Any) -> dict:
+    """The answer ``perfect-play GAME ... --json`` prints and the HTTP API returns.
+
+    ``game`` is a registry name (``games()`` lists them); ``position`` its notation (a list is
+    joined with spaces: ``[3, 4, 5]``); parameters as the API names them (``misere=True``,
+    ``moves=[1, 3, 4]``, ``size=4``). Bad input raises ``ValueError`` with the command's
+    message; work past the memory limit raises ``OverBudget`` with the figure.
+    """
+    if isinstance(position, (list, tuple)):
+        position = " ".join(str(p) for p in position)
+    pairs = [(name, _param_text(value)) for name, value in params.items() if value is not None]
+    return json.loads(_native.query(game, position, pairs, memory_limit))
+
+
+def games() -> list:
+    """The names of every game ``query`` answers."""
+    return list(_native.games())
+
+
+def nim(heaps: Sequence[int], *, misere: bool = False) -> dict:
+    """Nim with these heaps: ``nim([3, 4, 5])``."""
+    return query("nim", list(heaps), misere=misere)
+
+
+def can_i_win(max_choosable: int, desired_total: int, *, misere: bool = False) -> dict:
+    """Can I Win: pick unused numbers from 1 to ``max_choosable``; reaching the total wins."""
+    return query("can-i-win", [max_choosable, desired_total], misere=misere)
+
+
+def coins(n: int, x: int, y: int, *, misere: bool = False) -> dict:
+    """The coin game: a pile of ``n`` coins, take 1, ``x`` or ``y``; the last coin wins."""
+    return query("coins", [n, x, y], misere=misere)
+
+
+def stones(piles: Sequence[int], *, ties_win: bool = False) -> dict:
+    """Stone Game: take the pile at either end of the row; the larger total wins."""
+    return query("stones", list(piles), ties_win=ties_win or None)
+
+
+def sum_of(components: Sequence[str], *, misere: bool = False) -> dict:
+    """A sum of impartial games, ``GAME:HEAP`` each: ``sum_of(["0.77:10", "grundy:12"])``."""
+    return query("sum", list(components), misere=misere)
+
+
+def values(game: str, upto: int) -> "array.array[int]":
+    """The Grundy values of heaps ``0..=upto`` of an impartial heap game (``"0.77"``,
+    ``"grundy"``, ``"subtract=1,3,4"``...), as a compact ``array.array('H')``: no Python int per
+    value, and ``numpy.asarray`` reads it without a copy."""
+    out = array.array("H")
+    out.frombytes(_native.values_bytes(game, upto))
+    if array.array("H", [1]).tobytes() != (1).to_bytes(2, "little"):
+        out.byteswap()
+    return out
+
+
+def solve(game: str, *, memory_limit: MemoryLimit = None, threads: int = 0, **params: Any) -> Solution:
+    """Solve a game of the registry whole with the engine, in memory (``solve("quixo",
+    size=3)``): positions in the game's notation (``value("x../.o./...:x")``, ``None`` for the
+    start), every move's value, a best line, and how the reachable positions divide."""
+    pairs = [(name, _param_text(value)) for name, value in params.items() if value is not None]
+    return _native.solve(game, pairs, memory_limit, threads)
+
+
+def solve_game(game: Game, *, memory_limit: MemoryLimit = "2G", threads: int = 0,
+               progress: bool = False) -> Solution:
+    """Solve a game written in Python (see ``Game``): every position reachable from its start,
+    loops, ties and draws included. Its methods are called once per position (``play`` once
+    per move); the engine then solves the graph on every core without the GIL. An exception
+    raised by the game's code comes out as that exception, noting the position; past
+    ``memory_limit`` raises ``OverBudget`` with the figure. Ctrl-C stops it."""
+    return _native.solve_game(game, memory_limit, threads, progress)
+
+
+def solve_graph(source: Union[str, "os.PathLike[str]", Mapping[str, Any]], *,
+                memory_limit: MemoryLimit = "2G", threads: int = 0) -> Solution:
+    """Solve a game given as a graph: a dict in the JSON form
+    (``{"start": "A", "moves": {"A": ["B", "C"], "B": ["A"], "C": []}, "results": {"C": "loss"}}``)
+    or the path of a graph file (JSON, or an edge list: ``FROM TO`` lines, ``POSITION =win``)."""
+    if isinstance(source, Mapping):
+        return _native.solve_graph(json.dumps(source), True, memory_limit, threads)
+    return _native.solve_graph(os.fspath(source), False, memory_limit, threads)

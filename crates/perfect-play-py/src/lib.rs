@@ -1,0 +1,839 @@
+//! The Python face of perfect-play (`perfect_play._native`; the package `perfect_play` wraps
+//! it in typed functions). A thin front end: the registry answers queries, the graph module
+//! numbers and solves games written in Python, the engine does the work with the GIL released.
+
+use indicatif::{ProgressBar, ProgressStyle};
+use perfect_play::budget::{Budget, Cancel};
+use perfect_play::engine::{self, Options, Record};
+use perfect_play::graph::hashed::{self, ExploreError, Numbered};
+use perfect_play::graph::text::NamedGraph;
+use perfect_play::graph::{Finished, GraphError, GraphSolution};
+use perfect_play::impartial::{HeapGame, Values};
+use perfect_play::registry::{self, EngineGame, MoveName, PositionAnswer, QueryError};
+use perfect_play::{Ending, Outcome, Transition};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use std::hash::{Hash, Hasher};
+use std::time::Duration;
+
+create_exception!(
+    _native,
+    OverBudget,
+    PyRuntimeError,
+    "Work refused because it would pass a limit: the message carries the figure."
+);
+
+/// Memory a query or solve may use when the caller gives no limit.
+const DEFAULT_MEMORY: u64 = 2 << 30;
+
+fn memory_limit(limit: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
+    let Some(limit) = limit.filter(|l| !l.is_none()) else {
+        return Ok(DEFAULT_MEMORY);
+    };
+    if let Ok(bytes) = limit.extract::<u64>() {
+        return Ok(bytes);
+    }
+    let text: String = limit.extract().map_err(|_| {
+        PyValueError::new_err("memory_limit: expected a number of bytes or a size such as \"2G\"")
+    })?;
+    perfect_play::parse::size(&text)
+        .map_err(|e| PyValueError::new_err(format!("memory_limit: {e}")))
+}
+
+/// Run `work` on the engine's thread pool with the GIL released, looking for Ctrl-C (or any
+/// pending signal's exception) every 20 ms: a signal raises `cancel` and its exception once
+/// the work has stopped. Python runs signal handlers only on its main thread and with the GIL,
+/// so this thread waits (woken the moment the work ends) and looks; the pool's threads are
+/// already running, so quick work costs no thread start.
+fn run_cancellable<T: Send>(
+    py: Python<'_>,
+    cancel: &Cancel,
+    work: impl FnOnce() -> T + Send,
+) -> PyResult<T> {
+    let slot: (std::sync::Mutex<Option<T>>, std::sync::Condvar) = Default::default();
+    let slot = &slot;
+    rayon::in_place_scope(|scope| {
+        scope.spawn(move |_| {
+            let result = work();
+            *slot
+                .0
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(result);
+            slot.1.notify_all();
+        });
+        loop {
+            let result = py.detach(|| {
+                let guard = slot
+                    .0
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                let (mut guard, _) = slot
+                    .1
+                    .wait_timeout_while(guard, Duration::from_millis(20), |r| r.is_none())
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                guard.take()
+            });
+            if let Some(result) = result {
+                return Ok(result);
+            }
+            if let Err(signal) = py.check_signals() {
+                cancel.cancel();
+                return Err(signal);
+            }
+        }
+    })
+}
+
+fn query_error(e: QueryError) -> PyErr {
+    match e {
+        QueryError::BadInput(message) => PyValueError::new_err(message),
+        QueryError::OverBudget(o) => OverBudget::new_err(o.to_string()),
+        QueryError::OverMemory(message) => OverBudget::new_err(message),
+        e => PyRuntimeError::new_err(e.to_string()),
+    }
+}
+
+fn graph_error(e: GraphError) -> PyErr {
+    match e {
+        e @ (GraphError::OverMemory { .. } | GraphError::TooManyPositions) => {
+            OverBudget::new_err(e.to_string())
+        }
+        GraphError::Engine(e @ engine::EngineError::OverMemory { .. }) => {
+            OverBudget::new_err(e.to_string())
+        }
+        e => PyValueError::new_err(e.to_string()),
+    }
+}
+
+/// The answer of `perfect-play GAME ... --json` and of the HTTP API, as JSON text.
+#[pyfunction]
+#[pyo3(signature = (game, position = None, params = Vec::new(), memory_limit = None))]
+fn query(
+    py: Python<'_>,
+    game: &str,
+    position: Option<&str>,
+    params: Vec<(String, String)>,
+    memory_limit: Option<&Bound<'_, PyAny>>,
+) -> PyResult<String> {
+    let info = registry::find(game).ok_or_else(|| {
+        let known: Vec<&str> = registry::GAMES.iter().map(|g| g.name).collect();
+        PyValueError::new_err(format!(
+            "unknown game {:?}: expected one of {}",
+            perfect_play::parse::shorten(game),
+            known.join(", ")
+        ))
+    })?;
+    let checked = info
+        .params_from(&params)
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let cancel = Cancel::new();
+    let budget = Budget {
+        memory_limit: Some(self::memory_limit(memory_limit)?),
+        small: false,
+        seconds: None,
+        cancel: cancel.clone(),
+        admission: None,
+    };
+    let position = position.unwrap_or("");
+    let answer = run_cancellable(py, &cancel, || info.answer(&checked, position, &budget))?
+        .map_err(query_error)?;
+    Ok(answer.to_json().to_string())
+}
+
+/// The names of the registry's games.
+#[pyfunction]
+fn games() -> Vec<&'static str> {
+    registry::GAMES.iter().map(|g| g.name).collect()
+}
+
+/// A position of a game written in Python: the object and its hash, compared by Python's
+/// `==` (called with the GIL, which every caller holds).
+struct PyPosition {
+    object: Py<PyAny>,
+    hash: isize,
+}
+
+impl Hash for PyPosition {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.hash.hash(state);
+    }
+}
+
+impl PartialEq for PyPosition {
+    fn eq(&self, other: &Self) -> bool {
+        self.hash == other.hash
+            && (self.object.is(&other.object)
+                || Python::attach(|py| {
+                    self.object
+                        .bind(py)
+                        .eq(other.object.bind(py))
+                        .unwrap_or(false)
+                }))
+    }
+}
+
+impl Eq for PyPosition {}
+
+/// The user's exception, with the position and method that raised it noted.
+fn noted(py: Python<'_>, error: PyErr, method: &str, position: &Bound<'_, PyAny>) -> PyErr {
+    let shown = position
+        .repr()
+        .map(|r| perfect_play::parse::shorten(&r.to_string_lossy()))
+        .unwrap_or_else(|_| "?".into());
+    let note = format!("raised by {method}() at position {shown}");
+    let value = error.value(py);
+    if value.hasattr(intern!(py, "add_note")).unwrap_or(false) {
+        let _ = value.call_method1(intern!(py, "add_note"), (note,));
+    }
+    error
+}
+
+/// The game's methods, looked up once.
+struct Methods<'py> {
+    result: Bound<'py, PyAny>,
+    moves: Bound<'py, PyAny>,
+    play: Bound<'py, PyAny>,
+    canonical: Option<Bound<'py, PyAny>>,
+}
+
+impl<'py> Methods<'py> {
+    fn of(game: &Bound<'py, PyAny>) -> PyResult<Methods<'py>> {
+        let py = game.py();
+        let canonical = if game.hasattr(intern!(py, "canonical"))? {
+            Some(game.getattr(intern!(py, "canonical"))?)
+        } else {
+            None
+        };
+        Ok(Methods {
+            result: game.getattr(intern!(py, "result"))?,
+            moves: game.getattr(intern!(py, "moves"))?,
+            play: game.getattr(intern!(py, "play"))?,
+            canonical,
+        })
+    }
+
+    /// The position as it is kept: its class's representative when the game names one.
+    fn key(&self, position: Bound<'py, PyAny>) -> PyResult<PyPosition> {
+        let py = position.py();
+        let position = match &self.canonical {
+            Some(canonical) => canonical
+                .call1((&position,))
+                .map_err(|e| noted(py, e, "canonical", &position))?,
+            None => position,
+        };
+        let hash = position
+            .hash()
+            .map_err(|e| noted(py, e, "hash", &position))?;
+        Ok(PyPosition {
+            object: position.unbind(),
+            hash,
+        })
+    }
+
+    /// The result of a finished position, `None` while the game goes on.
+    fn result(&self, position: &Bound<'py, PyAny>) -> PyResult<Option<Finished>> {
+        let py = position.py();
+        let result = self
+            .result
+            .call1((position,))
+            .map_err(|e| noted(py, e, "result", position))?;
+        if result.is_none() {
+            return Ok(None);
+        }
+        let word: Option<String> = result.extract().ok();
+        word.as_deref()
+            .and_then(Finished::from_word)
+            .map(Some)
+            .ok_or_else(|| {
+                let shown = result.repr().map(|r| r.to_string()).unwrap_or_default();
+                noted(
+                    py,
+                    PyValueError::new_err(format!(
+                        "result() returned {}: expected None, \"win\", \"loss\" or \"tie\"",
+                        perfect_play::parse::shorten(&shown)
+                    )),
+                    "result",
+                    position,
+                )
+            })
+    }
+}
+
+fn ending_of(finished: Finished) -> Ending {
+    match finished {
+        Finished::Win => Ending::Win,
+        Finished::Loss => Ending::Loss,
+        Finished::Tie => Ending::Draw,
+    }
+}
+
+fn value_dict<'py>(py: Python<'py>, record: Record) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    let outcome = record.outcome().unwrap_or(Outcome::Draw);
+    dict.set_item("outcome", outcome_word(outcome))?;
+    dict.set_item(
+        "remoteness",
+        match outcome {
+            Outcome::Draw => None,
+            _ => record.remoteness(),
+        },
+    )?;
+    Ok(dict)
+}
+
+fn outcome_word(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Win => "win",
+        Outcome::Loss => "loss",
+        Outcome::Tie => "tie",
+        Outcome::Draw => "draw",
+    }
+}
+
+fn counts_dict<'py>(py: Python<'py>, counts: engine::Counts) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    dict.set_item("positions", counts.positions)?;
+    dict.set_item("wins", counts.wins)?;
+    dict.set_item("losses", counts.losses)?;
+    dict.set_item("ties", counts.ties)?;
+    dict.set_item("draws", counts.draws)?;
+    Ok(dict)
+}
+
+/// A solved game: every position's value, each move's, a best line.
+#[pyclass(module = "perfect_play._native", frozen)]
+struct Solution {
+    kind: Kind,
+    /// The values of a Python game's or a graph's positions (an engine game keeps its table
+    /// in its kind).
+    solution: Option<GraphSolution>,
+}
+
+enum Kind {
+    /// A game written in Python, its positions numbered.
+    Python {
+        game: Py<PyAny>,
+        numbered: Numbered<PyPosition>,
+    },
+    /// A graph of named positions.
+    Graph(NamedGraph),
+    /// A game of the registry solved whole by the engine; positions in its notation.
+    Engine {
+        game: Box<dyn EngineGame>,
+        table: engine::Solution,
+        counts: engine::Counts,
+    },
+}
+
+/// One move of a position, read from the solution.
+struct MoveValue {
+    mv: Py<PyAny>,
+    record: Record,
+    position: Py<PyAny>,
+}
+
+impl Solution {
+    /// The number of a position, or a `ValueError` saying the start does not reach it.
+    fn index(&self, py: Python<'_>, position: &Bound<'_, PyAny>) -> PyResult<u32> {
+        let found = match &self.kind {
+            Kind::Python { game, numbered } => {
+                let methods = Methods::of(game.bind(py))?;
+                numbered.index_of(&methods.key(position.clone())?)
+            }
+            Kind::Graph(graph) => position
+                .extract::<String>()
+                .ok()
+                .and_then(|name| graph.index_of(&name)),
+            Kind::Engine { .. } => {
+                return Err(PyValueError::new_err(
+                    "an engine game's positions have no index",
+                ));
+            }
+        };
+        found.ok_or_else(|| {
+            let shown = position.repr().map(|r| r.to_string()).unwrap_or_default();
+            PyValueError::new_err(format!(
+                "position {} is not reached from the start",
+                perfect_play::parse::shorten(&shown)
+            ))
+        })
+    }
+
+    fn graph_solution(&self) -> &GraphSolution {
+        self.solution
+            .as_ref()
+            .expect("games and graphs keep their values in a GraphSolution")
+    }
+
+    fn record(&self, index: u32) -> Record {
+        self.graph_solution().record(index).unwrap_or(Record::OPEN)
+    }
+
+    /// Every move of `position` with its value for the mover, best first.
+    fn move_values(&self, py: Python<'_>, position: &Bound<'_, PyAny>) -> PyResult<Vec<MoveValue>> {
+        let mut values = Vec::new();
+        match &self.kind {
+            Kind::Python { game, numbered } => {
+                let methods = Methods::of(game.bind(py))?;
+                if methods.result(position)?.is_some() {
+                    return Ok(values);
+                }
+                let moves = methods
+                    .moves
+                    .call1((position,))
+                    .map_err(|e| noted(py, e, "moves", position))?;
+                for mv in moves.try_iter()? {
+                    let mv = mv?;
+                    let next = methods
+                        .play
+                        .call1((position, &mv))
+                        .map_err(|e| noted(py, e, "play", position))?;
+                    let index = numbered.index_of(&methods.key(next.clone())?);
+                    let record = index
+                        .and_then(|i| engine::move_value(self.record(i)))
+                        .unwrap_or(Record::OPEN);
+                    values.push(MoveValue {
+                        mv: mv.unbind(),
+                        record,
+                        position: next.unbind(),
+                    });
+                }
+            }
+            Kind::Graph(graph) => {
+                let index = self.index(py, position)?;
+                for &to in graph.graph().targets(index) {
+                    let name = graph.name(to).unwrap_or("");
+                    values.push(MoveValue {
+                        mv: name.into_pyobject(py)?.into_any().unbind(),
+                        record: engine::move_value(self.record(to)).unwrap_or(Record::OPEN),
+                        position: name.into_pyobject(py)?.into_any().unbind(),
+                    });
+                }
+            }
+            Kind::Engine { .. } => {}
+        }
+        values.sort_by(|a, b| b.record.preference(a.record));
+        Ok(values)
+    }
+
+    fn start(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        Ok(match &self.kind {
+            Kind::Python { numbered, .. } => numbered
+                .position(0)
+                .expect("the start is numbered first")
+                .object
+                .clone_ref(py),
+            Kind::Graph(graph) => graph.start().into_pyobject(py)?.into_any().unbind(),
+            Kind::Engine { .. } => py.None(),
+        })
+    }
+
+    /// An engine game's position read from its table (`None`: the start).
+    fn engine_answer(
+        &self,
+        position: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Option<PositionAnswer>> {
+        let Kind::Engine { game, table, .. } = &self.kind else {
+            return Ok(None);
+        };
+        let text: Option<String> = match position {
+            Some(p) if !p.is_none() => Some(p.extract().map_err(|_| {
+                PyValueError::new_err("a position of an engine game is its notation, a string")
+            })?),
+            _ => None,
+        };
+        game.answer(text.as_deref(), &mut |i| table.record(i))
+            .map(Some)
+            .map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+}
+
+fn move_name(py: Python<'_>, name: &MoveName) -> PyResult<Py<PyAny>> {
+    Ok(match name {
+        MoveName::Number(n) => n.into_pyobject(py)?.into_any().unbind(),
+        MoveName::Text(t) => t.into_pyobject(py)?.into_any().unbind(),
+    })
+}
+
+fn answer_value<'py>(
+    py: Python<'py>,
+    outcome: Outcome,
+    remoteness: Option<u32>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    dict.set_item("outcome", outcome_word(outcome))?;
+    dict.set_item(
+        "remoteness",
+        if outcome == Outcome::Draw {
+            None
+        } else {
+            remoteness
+        },
+    )?;
+    Ok(dict)
+}
+
+#[pymethods]
+impl Solution {
+    /// The value of `position` for the player to move: `{"outcome", "remoteness"}`.
+    fn value<'py>(
+        &self,
+        py: Python<'py>,
+        position: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        if let Some(read) = self.engine_answer(Some(position))? {
+            return answer_value(py, read.outcome, read.remoteness);
+        }
+        let index = self.index(py, position)?;
+        value_dict(py, self.record(index))
+    }
+
+    /// Every move of `position`, best first: `{"move", "outcome", "remoteness", "position"}`
+    /// (the value for the player making the move, and the position it leads to).
+    fn moves<'py>(
+        &self,
+        py: Python<'py>,
+        position: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let list = PyList::empty(py);
+        if let Some(read) = self.engine_answer(Some(position))? {
+            for m in &read.moves {
+                let dict = answer_value(py, m.outcome, m.remoteness)?;
+                dict.set_item("move", move_name(py, &m.name)?)?;
+                dict.set_item("position", m.position.clone())?;
+                list.append(dict)?;
+            }
+            return Ok(list);
+        }
+        self.index(py, position)?;
+        for m in self.move_values(py, position)? {
+            let dict = value_dict(py, m.record)?;
+            dict.set_item("move", m.mv)?;
+            dict.set_item("position", m.position)?;
+            list.append(dict)?;
+        }
+        Ok(list)
+    }
+
+    /// The moves of one perfect line from `position` (the start when None): to the end of
+    /// the game, or its first 40 moves when play never ends.
+    #[pyo3(signature = (position = None))]
+    fn best_line<'py>(
+        &self,
+        py: Python<'py>,
+        position: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        if let Some(read) = self.engine_answer(position.as_ref())? {
+            let line = PyList::empty(py);
+            for name in &read.best_line {
+                line.append(move_name(py, name)?)?;
+            }
+            return Ok(line);
+        }
+        let mut here = match position {
+            Some(p) => p,
+            None => self.start(py)?.into_bound(py),
+        };
+        let record = self.record(self.index(py, &here)?);
+        let limit = match record.outcome() {
+            Some(Outcome::Draw) | None => engine::DRAW_LINE_MOVES,
+            _ => record.remoteness().unwrap_or(0) as usize,
+        };
+        let line = PyList::empty(py);
+        while line.len() < limit {
+            let Some(best) = self.move_values(py, &here)?.into_iter().next() else {
+                break;
+            };
+            line.append(best.mv)?;
+            here = best.position.into_bound(py);
+        }
+        Ok(line)
+    }
+
+    /// How the positions divide: `{"positions", "wins", "losses", "ties", "draws"}`, for
+    /// the player to move at each.
+    #[getter]
+    fn counts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let positions = match &self.kind {
+            Kind::Python { numbered, .. } => numbered.len(),
+            Kind::Graph(graph) => graph.graph().positions(),
+            Kind::Engine { counts, .. } => return counts_dict(py, *counts),
+        };
+        counts_dict(py, self.graph_solution().counts(positions))
+    }
+
+    /// The start position.
+    #[getter]
+    fn start_position(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        self.start(py)
+    }
+
+    /// For a graph: the answer `perfect-play graph FILE --json` prints (`all`: every
+    /// position's value too), as JSON text.
+    #[pyo3(signature = (position = None, all = false))]
+    fn report(&self, position: Option<&str>, all: bool) -> PyResult<String> {
+        match &self.kind {
+            Kind::Graph(graph) => graph
+                .report(self.graph_solution(), position, all)
+                .map(|json| json.to_string())
+                .map_err(PyValueError::new_err),
+            _ => Err(PyValueError::new_err(
+                "report() is for graphs; use value(), moves() and best_line()",
+            )),
+        }
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let counts = self.counts(py)?;
+        Ok(format!("<perfect_play.Solution {}>", counts.repr()?))
+    }
+}
+
+fn progress_bar(show: bool, what: &str) -> ProgressBar {
+    if !show {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new_spinner();
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {msg} {pos} positions, {elapsed}")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    bar.set_message(what.to_string());
+    bar
+}
+
+fn engine_options(memory: u64, threads: usize, cancel: &Cancel) -> Options {
+    Options {
+        memory_limit: memory,
+        threads,
+        cancel: cancel.clone(),
+        ..Options::default()
+    }
+}
+
+/// Solve a game written in Python: find every position reachable from `game.start()`,
+/// number them through a hash table (calling the game's methods with the GIL), then solve the
+/// graph with the engine on every core (the GIL released).
+#[pyfunction]
+#[pyo3(signature = (game, memory_limit = None, threads = 0, progress = false))]
+fn solve_game(
+    py: Python<'_>,
+    game: Bound<'_, PyAny>,
+    memory_limit: Option<&Bound<'_, PyAny>>,
+    threads: usize,
+    progress: bool,
+) -> PyResult<Solution> {
+    let memory = self::memory_limit(memory_limit)?;
+    let methods = Methods::of(&game)?;
+    let start = game
+        .call_method0(intern!(py, "start"))
+        .map_err(|e| noted(py, e, "start", &game))?;
+    let start = methods.key(start)?;
+    let cancel = Cancel::new();
+    let limits = hashed::Limits {
+        memory_limit: memory,
+        cancel: cancel.clone(),
+    };
+    let bar = progress_bar(progress, "exploring");
+    let mut expanded = 0u64;
+    let mut expand =
+        |position: &PyPosition, steps: &mut Vec<Transition<PyPosition>>| -> PyResult<Ending> {
+            expanded += 1;
+            if expanded.is_multiple_of(4096) {
+                py.check_signals()?;
+            }
+            let position = position.object.bind(py);
+            if let Some(finished) = methods.result(position)? {
+                return Ok(ending_of(finished));
+            }
+            let moves = methods
+                .moves
+                .call1((position,))
+                .map_err(|e| noted(py, e, "moves", position))?;
+            for mv in moves
+                .try_iter()
+                .map_err(|e| noted(py, e, "moves", position))?
+            {
+                let next = methods
+                    .play
+                    .call1((position, mv?))
+                    .map_err(|e| noted(py, e, "play", position))?;
+                steps.push(Transition::to(methods.key(next)?));
+            }
+            Ok(Ending::Loss)
+        };
+    // Position objects own memory Python keeps: counted as a small tuple's (64 bytes).
+    let numbered = hashed::explore(start, &limits, &|_| 64, &mut expand, &|found, _| {
+        bar.set_position(found);
+    });
+    bar.finish_and_clear();
+    let numbered = numbered.map_err(|e| match e {
+        ExploreError::Graph(e) => graph_error(e),
+        ExploreError::Game(e) => e,
+    })?;
+    let options = engine_options(
+        memory.saturating_sub(numbered.graph().bytes() + numbered.len() * 96),
+        threads,
+        &cancel,
+    );
+    let graph = numbered.graph();
+    let solution = run_cancellable(py, &cancel, || graph.solve(&options))?.map_err(graph_error)?;
+    Ok(Solution {
+        kind: Kind::Python {
+            game: game.unbind(),
+            numbered,
+        },
+        solution: Some(solution),
+    })
+}
+
+/// Solve a game given as a graph: `source` is JSON text or a path to a graph file (JSON or
+/// an edge list).
+#[pyfunction]
+#[pyo3(signature = (source, is_text = false, memory_limit = None, threads = 0))]
+fn solve_graph(
+    py: Python<'_>,
+    source: &str,
+    is_text: bool,
+    memory_limit: Option<&Bound<'_, PyAny>>,
+    threads: usize,
+) -> PyResult<Solution> {
+    let memory = self::memory_limit(memory_limit)?;
+    let graph = if is_text {
+        NamedGraph::read(source.as_bytes(), memory)
+    } else {
+        let file = std::fs::File::open(source)
+            .map_err(|e| PyValueError::new_err(format!("cannot read {source}: {e}")))?;
+        NamedGraph::read(std::io::BufReader::new(file), memory)
+    }
+    .map_err(|e| match e {
+        perfect_play::graph::text::GraphFileError::Graph(e) => graph_error(e),
+        e => PyValueError::new_err(e.to_string()),
+    })?;
+    let cancel = Cancel::new();
+    let options = engine_options(
+        memory.saturating_sub(graph.graph().bytes()),
+        threads,
+        &cancel,
+    );
+    let solution = run_cancellable(py, &cancel, || graph.solve(&options))?.map_err(graph_error)?;
+    Ok(Solution {
+        kind: Kind::Graph(graph),
+        solution: Some(solution),
+    })
+}
+
+/// Solve a game of the registry whole with the engine (`params` as the API names them), in
+/// memory: its table and how the positions reachable from the start divide.
+#[pyfunction]
+#[pyo3(signature = (game, params = Vec::new(), memory_limit = None, threads = 0))]
+fn solve(
+    py: Python<'_>,
+    game: &str,
+    params: Vec<(String, String)>,
+    memory_limit: Option<&Bound<'_, PyAny>>,
+    threads: usize,
+) -> PyResult<Solution> {
+    let info = registry::find(game)
+        .filter(|g| g.engine.is_some())
+        .ok_or_else(|| {
+            let known: Vec<&str> = registry::engine_games().map(|g| g.name).collect();
+            PyValueError::new_err(format!(
+                "{:?} is not a game the engine solves whole: expected one of {}",
+                perfect_play::parse::shorten(game),
+                known.join(", ")
+            ))
+        })?;
+    let checked = info
+        .params_from(&params)
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let built = info
+        .build(&checked)
+        .expect("an engine game builds")
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let cancel = Cancel::new();
+    let budget = Budget {
+        memory_limit: Some(self::memory_limit(memory_limit)?),
+        small: false,
+        seconds: None,
+        cancel: cancel.clone(),
+        admission: None,
+    };
+    let options = registry::answers::engine::options(threads, &budget);
+    registry::answers::engine::refuse_if_too_large(built.as_ref(), options.memory_limit, &budget)
+        .map_err(query_error)?;
+    let game_ref = built.as_ref();
+    let (table, counts) = run_cancellable(py, &cancel, || {
+        let table = game_ref.solve(&options, None, &|_| {})?;
+        let counts = game_ref.reachable_counts(&table, &options)?;
+        Ok::<_, engine::EngineError>((table, counts))
+    })?
+    .map_err(|e| match e {
+        e @ engine::EngineError::OverMemory { .. } => OverBudget::new_err(e.to_string()),
+        e => PyRuntimeError::new_err(e.to_string()),
+    })?;
+    Ok(Solution {
+        kind: Kind::Engine {
+            game: built,
+            table,
+            counts,
+        },
+        solution: None,
+    })
+}
+
+/// The Grundy values of an impartial heap game for heaps `0..=upto`, as little-endian
+/// unsigned 16-bit bytes (the package wraps them in an `array.array('H')`).
+#[pyfunction]
+fn values_bytes(py: Python<'_>, game: &str, upto: u64) -> PyResult<Vec<u8>> {
+    let cancel = Cancel::new();
+    let budget = Budget {
+        memory_limit: Some(DEFAULT_MEMORY),
+        small: false,
+        seconds: None,
+        cancel: cancel.clone(),
+        admission: None,
+    };
+    let game: HeapGame = game
+        .parse()
+        .map_err(|e: perfect_play::impartial::ImpartialError| {
+            PyValueError::new_err(e.to_string())
+        })?;
+    let limits = registry::answers::sum::limits(&budget);
+    if upto >= limits.max_values {
+        return Err(OverBudget::new_err(format!(
+            "upto {upto} needs more memory than the limit of {} holds ({} bytes a heap)",
+            perfect_play::parse::human_size(DEFAULT_MEMORY),
+            registry::answers::sum::BYTES_PER_HEAP
+        )));
+    }
+    let table = run_cancellable(py, &cancel, || {
+        Values::compute_proving(&game, upto, &limits, &|_, _| {})
+    })?
+    .map_err(|e| query_error(e.into()))?;
+    let values: Vec<u32> = (0..=upto).map_while(|n| table.get(n)).collect();
+    let mut bytes = Vec::with_capacity(values.len() * 2);
+    for v in values {
+        let v = u16::try_from(v).map_err(|_| {
+            PyValueError::new_err(format!("a Grundy value of {v} does not fit 16 bits"))
+        })?;
+        bytes.extend_from_slice(&v.to_le_bytes());
+    }
+    Ok(bytes)
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(query, m)?)?;
+    m.add_function(wrap_pyfunction!(games, m)?)?;
+    m.add_function(wrap_pyfunction!(solve_game, m)?)?;
+    m.add_function(wrap_pyfunction!(solve_graph, m)?)?;
+    m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(values_bytes, m)?)?;
+    m.add_class::<Solution>()?;
+    m.add("OverBudget", m.py().get_type::<OverBudget>())?;
+    Ok(())
+}

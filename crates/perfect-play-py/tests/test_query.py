@@ -1,0 +1,110 @@
+"""query() answers exactly as the command line's --json does, for every registry game."""
+
+import json
+import os
+import pathlib
+import subprocess
+
+import pytest
+
+import perfect_play
+
+ROOT = pathlib.Path(__file__).resolve().parents[3]
+BINARY = os.environ.get("PERFECT_PLAY_BIN", str(ROOT / "target" / "release" / "perfect-play"))
+
+
+def cli(*args):
+    out = subprocess.run([BINARY, *args, "--json"], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+# One example per game: the query, and the same as command-line arguments.
+EXAMPLES = [
+    (("nim", "3 4 5"), {}, ["nim", "3", "4", "5"]),
+    (("nim", "1 2 3"), {"misere": True}, ["nim", "1", "2", "3", "--misere"]),
+    (("tic-tac-toe", "x...o...."), {}, ["tic-tac-toe", "x...o...."]),
+    (("coins", "10 3 4"), {}, ["coins", "10", "3", "4"]),
+    (("subtraction", "12 7"), {"moves": [1, 3, 4]}, ["subtraction", "--moves", "1,3,4", "12", "7"]),
+    (("stones", "5 3 4 5"), {}, ["stones", "5", "3", "4", "5"]),
+    (("octal", "0.77 10 12"), {}, ["octal", "0.77", "10", "12"]),
+    (("can-i-win", "10 11"), {}, ["can-i-win", "10", "11"]),
+    (("sum", "0.77:10 grundy:12"), {}, ["sum", "0.77:10", "grundy:12"]),
+    (("connect-four", "2233"), {}, ["connect-four", "2233"]),
+    (("dodgem", None), {"size": 3}, ["dodgem", "--size", "3"]),
+    (("mu-torere", None), {}, ["mu-torere"]),
+    (("quixo", None), {"size": 3}, ["quixo", "--size", "3"]),
+    (("teeko", None), {"size": 4, "pieces": 3}, ["teeko", "--size", "4", "--pieces", "3"]),
+    (("dobutsu", None), {"animals": "c"}, ["dobutsu", "--animals", "c"]),
+    (("hexapawn", None), {}, ["hexapawn"]),
+]
+
+
+def test_every_registry_game_has_an_example():
+    covered = {game for (game, _), _, _ in EXAMPLES}
+    assert covered == set(perfect_play.games())
+
+
+@pytest.mark.parametrize("call, params, args", EXAMPLES, ids=[e[2][0] for e in EXAMPLES])
+def test_query_equals_the_command_lines_json(call, params, args):
+    game, position = call
+    assert perfect_play.query(game, position, **params) == cli(*args)
+
+
+def test_convenience_functions():
+    assert perfect_play.nim([3, 4, 5])["outcome"] == "win"
+    assert perfect_play.nim([1, 2, 3])["outcome"] == "loss"
+    assert perfect_play.can_i_win(10, 11)["first_player_wins"] is False
+    assert perfect_play.coins(10, 3, 4)["winner"] == "A"
+    assert perfect_play.stones([5, 3, 4, 5])["outcome"] == "win"
+    assert perfect_play.sum_of(["nim:3", "nim:3"])["outcome"] == "loss"
+
+
+def test_values_is_a_compact_array():
+    kayles = perfect_play.values("0.77", upto=10_000)
+    assert kayles.typecode == "H" and len(kayles) == 10_001
+    assert list(kayles[:12]) == [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]
+    numpy = pytest.importorskip("numpy")
+    view = numpy.asarray(kayles)
+    view[0] = 99  # the same memory: no copy
+    assert kayles[0] == 99
+
+
+def test_bad_input_raises_value_error_with_the_message():
+    with pytest.raises(ValueError, match='heap "x" is not a whole number'):
+        perfect_play.query("nim", "3 x 5")
+    with pytest.raises(ValueError, match="unknown game"):
+        perfect_play.query("chess", "e4")
+    with pytest.raises(ValueError, match="size"):
+        perfect_play.query("quixo", None, size=99)
+
+
+def test_over_the_memory_limit_raises_over_budget_with_the_figure():
+    with pytest.raises(perfect_play.OverBudget, match="memory limit") as raised:
+        perfect_play.query("connect-four", None, width=6, height=5, memory_limit="1M")
+    assert isinstance(raised.value, RuntimeError)
+
+
+def test_solve_an_engine_game_whole():
+    solution = perfect_play.solve("quixo", size=3)
+    start = solution.value(None)
+    assert start == {"outcome": "win", "remoteness": 7}
+    # The same as the registry's answer for the start.
+    answer = perfect_play.query("quixo", None, size=3)
+    assert [m["move"] for m in solution.moves(None)] == [m["move"] for m in answer["moves"]]
+    assert solution.best_line() == answer["best_line"]
+    assert solution.counts["positions"] == 20257  # reachable with a move to make (README)
+    with pytest.raises(ValueError):
+        solution.value("xxx/...")
+    with pytest.raises(ValueError, match="not a game the engine solves"):
+        perfect_play.solve("nim")
+
+
+def test_the_package_docstring_examples_run():
+    import doctest
+
+    assert doctest.testmod(perfect_play).failed == 0
+
+
+def test_everything_public_has_a_docstring():
+    for name in perfect_play.__all__:
+        assert getattr(perfect_play, name).__doc__, name
