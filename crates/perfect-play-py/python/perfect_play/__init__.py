@@ -43,6 +43,7 @@ __all__ = [
 ]
 
 MemoryLimit = Union[int, str, None]
+"""A memory limit: bytes, or a size such as ``"2G"``; ``None`` for the default."""
 
 
 @runtime_checkable
