@@ -43,6 +43,17 @@ fn memory_limit(limit: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
         .map_err(|e| PyValueError::new_err(format!("memory_limit: {e}")))
 }
 
+/// The budget of a call from Python: its memory limit, no time limit (Ctrl-C stops it).
+fn budget(memory: u64, cancel: &Cancel) -> Budget {
+    Budget {
+        memory_limit: Some(memory),
+        small: false,
+        seconds: None,
+        cancel: cancel.clone(),
+        admission: None,
+    }
+}
+
 /// Run `work` on the engine's thread pool with the GIL released, looking for Ctrl-C (or any
 /// pending signal's exception) every 20 ms: a signal raises `cancel` and its exception once
 /// the work has stopped. Python runs signal handlers only on its main thread and with the GIL,
@@ -130,13 +141,7 @@ fn query(
         .params_from(&params)
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let cancel = Cancel::new();
-    let budget = Budget {
-        memory_limit: Some(self::memory_limit(memory_limit)?),
-        small: false,
-        seconds: None,
-        cancel: cancel.clone(),
-        admission: None,
-    };
+    let budget = budget(self::memory_limit(memory_limit)?, &cancel);
     let position = position.unwrap_or("");
     let answer = run_cancellable(py, &cancel, || info.answer(&checked, position, &budget))?
         .map_err(query_error)?;
@@ -755,13 +760,7 @@ fn solve(
         .expect("an engine game builds")
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let cancel = Cancel::new();
-    let budget = Budget {
-        memory_limit: Some(self::memory_limit(memory_limit)?),
-        small: false,
-        seconds: None,
-        cancel: cancel.clone(),
-        admission: None,
-    };
+    let budget = budget(self::memory_limit(memory_limit)?, &cancel);
     let options = registry::answers::engine::options(threads, &budget);
     registry::answers::engine::refuse_if_too_large(built.as_ref(), options.memory_limit, &budget)
         .map_err(query_error)?;
@@ -790,13 +789,7 @@ fn solve(
 #[pyfunction]
 fn values_bytes(py: Python<'_>, game: &str, upto: u64) -> PyResult<Vec<u8>> {
     let cancel = Cancel::new();
-    let budget = Budget {
-        memory_limit: Some(DEFAULT_MEMORY),
-        small: false,
-        seconds: None,
-        cancel: cancel.clone(),
-        admission: None,
-    };
+    let budget = budget(DEFAULT_MEMORY, &cancel);
     let game: HeapGame = game
         .parse()
         .map_err(|e: perfect_play::impartial::ImpartialError| {
