@@ -64,11 +64,17 @@ fn run_cancellable<T: Send>(
     cancel: &Cancel,
     work: impl FnOnce() -> T + Send,
 ) -> PyResult<T> {
-    let slot: (std::sync::Mutex<Option<T>>, std::sync::Condvar) = Default::default();
+    // The work's result, or its panic caught: a panic left uncaught would leave this thread
+    // waiting for a result that never comes.
+    type Slot<T> = (
+        std::sync::Mutex<Option<std::thread::Result<T>>>,
+        std::sync::Condvar,
+    );
+    let slot: Slot<T> = Default::default();
     let slot = &slot;
     rayon::in_place_scope(|scope| {
         scope.spawn(move |_| {
-            let result = work();
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work));
             *slot
                 .0
                 .lock()
@@ -87,8 +93,14 @@ fn run_cancellable<T: Send>(
                     .unwrap_or_else(std::sync::PoisonError::into_inner);
                 guard.take()
             });
-            if let Some(result) = result {
-                return Ok(result);
+            match result {
+                Some(Ok(result)) => return Ok(result),
+                Some(Err(_)) => {
+                    return Err(PyRuntimeError::new_err(
+                        "perfect-play failed inside (a bug: please report the call)",
+                    ));
+                }
+                None => {}
             }
             if let Err(signal) = py.check_signals() {
                 cancel.cancel();
