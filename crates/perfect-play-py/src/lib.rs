@@ -131,6 +131,35 @@ fn graph_error(e: GraphError) -> PyErr {
     }
 }
 
+/// The registry's game of that name (one the engine solves whole when `engine_only`) and its
+/// parameters checked; a `ValueError` naming the games accepted otherwise.
+fn game_and_params(
+    game: &str,
+    params: &[(String, String)],
+    engine_only: bool,
+) -> PyResult<(&'static registry::GameInfo, registry::Params)> {
+    let info = registry::find(game)
+        .filter(|g| !engine_only || g.engine.is_some())
+        .ok_or_else(|| {
+            let known: Vec<&str> = registry::GAMES
+                .iter()
+                .filter(|g| !engine_only || g.engine.is_some())
+                .map(|g| g.name)
+                .collect();
+            let shown = perfect_play::parse::shorten(game);
+            let known = known.join(", ");
+            PyValueError::new_err(if engine_only {
+                format!("{shown:?} is not a game the engine solves whole: expected one of {known}")
+            } else {
+                format!("unknown game {shown:?}: expected one of {known}")
+            })
+        })?;
+    let checked = info
+        .params_from(params)
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok((info, checked))
+}
+
 /// The answer of `perfect-play GAME ... --json` and of the HTTP API, as JSON text.
 #[pyfunction]
 #[pyo3(signature = (game, position = None, params = Vec::new(), memory_limit = None))]
@@ -141,17 +170,7 @@ fn query(
     params: Vec<(String, String)>,
     memory_limit: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<String> {
-    let info = registry::find(game).ok_or_else(|| {
-        let known: Vec<&str> = registry::GAMES.iter().map(|g| g.name).collect();
-        PyValueError::new_err(format!(
-            "unknown game {:?}: expected one of {}",
-            perfect_play::parse::shorten(game),
-            known.join(", ")
-        ))
-    })?;
-    let checked = info
-        .params_from(&params)
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let (info, checked) = game_and_params(game, &params, false)?;
     let cancel = Cancel::new();
     let budget = budget(self::memory_limit(memory_limit)?, &cancel);
     let position = position.unwrap_or("");
@@ -754,19 +773,7 @@ fn solve(
     memory_limit: Option<&Bound<'_, PyAny>>,
     threads: usize,
 ) -> PyResult<Solution> {
-    let info = registry::find(game)
-        .filter(|g| g.engine.is_some())
-        .ok_or_else(|| {
-            let known: Vec<&str> = registry::engine_games().map(|g| g.name).collect();
-            PyValueError::new_err(format!(
-                "{:?} is not a game the engine solves whole: expected one of {}",
-                perfect_play::parse::shorten(game),
-                known.join(", ")
-            ))
-        })?;
-    let checked = info
-        .params_from(&params)
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let (info, checked) = game_and_params(game, &params, true)?;
     let built = info
         .build(&checked)
         .expect("an engine game builds")

@@ -54,6 +54,15 @@ fn outcome_of(value: &serde_json::Value) -> Outcome {
     }
 }
 
+/// The names in a JSON list of position names (none when it is not a list).
+fn names(list: &serde_json::Value) -> Vec<String> {
+    list.as_array()
+        .map_or(&[][..], Vec::as_slice)
+        .iter()
+        .map(|v| v.as_str().unwrap_or("").to_string())
+        .collect()
+}
+
 /// The answer for a person: the position's value, its moves, a best line, the counts.
 fn render(json: &serde_json::Value) -> String {
     let name = |v: &serde_json::Value| v.as_str().unwrap_or("").to_string();
@@ -77,12 +86,7 @@ fn render(json: &serde_json::Value) -> String {
             ));
         }
     }
-    let line: Vec<String> = json["best_line"]
-        .as_array()
-        .map_or(&[][..], Vec::as_slice)
-        .iter()
-        .map(name)
-        .collect();
+    let line = names(&json["best_line"]);
     if !line.is_empty() {
         text.push_str(&format!("A best line: {}\n", line.join(" ")));
     }
@@ -94,12 +98,7 @@ fn render(json: &serde_json::Value) -> String {
     if let Some(values) = json["values"].as_array() {
         text.push_str("Every position:\n");
         for v in values {
-            let winning: Vec<String> = v["winning_moves"]
-                .as_array()
-                .map_or(&[][..], Vec::as_slice)
-                .iter()
-                .map(name)
-                .collect();
+            let winning = names(&v["winning_moves"]);
             let moves = if winning.is_empty() {
                 String::new()
             } else {
