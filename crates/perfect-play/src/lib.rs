@@ -40,6 +40,7 @@ pub mod nim;
 pub mod octal;
 pub mod parse;
 pub mod registry;
+pub mod search;
 pub mod subtraction;
 pub mod take_ends;
 pub mod tic_tac_toe;

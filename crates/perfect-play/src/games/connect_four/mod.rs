@@ -8,6 +8,8 @@
 //! then by which of the discs are the first player's (ranked among the ways to choose them).
 //! Positions with four in a row already are holes: the move that makes a line ends the game.
 
+pub mod search;
+
 use super::notation::NotationError;
 use super::subsets::Binomials;
 use crate::engine::IndexedGame;

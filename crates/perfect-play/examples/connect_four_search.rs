@@ -1,0 +1,65 @@
+//! Times the search on 7 x 6 positions read from stdin (columns played, one a line), as
+//! Pascal Pons' solver's main program does: `score nodes microseconds` a line, then the total.
+//! `--threads N` (default every core), `--analyse` (every move's score, as his `-a`),
+//! `--table-mib M` (default 1024).
+//!
+//! cargo run --release -p perfect-play --features examples --example connect_four_search -- --threads 1 < positions.txt
+
+use perfect_play::games::connect_four::ConnectFour;
+use perfect_play::games::connect_four::search::Bitboards;
+use perfect_play::search::{Limits, Search};
+use std::io::BufRead;
+use std::time::Instant;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let flag = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .and_then(|v| v.parse::<u64>().ok())
+    };
+    let threads = flag("--threads").unwrap_or(0) as usize;
+    let analyse = args.iter().any(|a| a == "--analyse");
+    let table_mib = flag("--table-mib").unwrap_or(1024);
+    let game = ConnectFour::new(7, 6).expect("7 x 6");
+    let rules = Bitboards::new(&game);
+    let search = Search::new(rules.clone(), table_mib << 20).expect("table");
+    let limits = Limits {
+        threads,
+        ..Limits::default()
+    };
+    let started = Instant::now();
+    for line in std::io::stdin().lock().lines() {
+        let line = line.expect("stdin");
+        let columns =
+            perfect_play::games::connect_four::parse_columns(line.trim()).expect("columns");
+        let discs = rules.discs(&game.play_columns(&columns).expect("a game"));
+        let before = search.nodes();
+        let at = Instant::now();
+        let scores = if analyse {
+            let analysis = search.analyse(&discs, &limits).expect("no limits");
+            let mut by_column = vec![String::from("-"); 7];
+            for m in &analysis.moves {
+                by_column[m.mv as usize] = (m.score).to_string();
+            }
+            by_column.join(" ")
+        } else {
+            search
+                .score(&discs, &limits)
+                .expect("no limits")
+                .to_string()
+        };
+        println!(
+            "{} {scores} {} {}",
+            line.trim(),
+            search.nodes() - before,
+            at.elapsed().as_micros()
+        );
+    }
+    eprintln!(
+        "total {:.3} s, {} nodes",
+        started.elapsed().as_secs_f64(),
+        search.nodes()
+    );
+}

@@ -1,0 +1,326 @@
+//! Connect Four for the search solver, on any board whose bitboard fits 64 bits (7 x 6,
+//! 8 x 7, 9 x 6 ...): the player to move's discs and every disc in Pascal Pons' layout, the
+//! cells that would complete a line found by shifts, and his refinements (each measured in
+//! BENCHMARKS.md): moves that lose at once are never searched (a forced block is the only
+//! move; two threats lose), moves are tried by the threats they make then centre first, the
+//! score's bounds come from the discs left. Added here: a position and its mirror image
+//! share a key.
+//!
+//! The score (Pons'): a win is `(cells + 1 - moves) / 2` when the mover wins with their next
+//! disc, one less for each disc of theirs it takes after that, so the quickest win scores
+//! most; a loss is minus the opponent's; a full board 0. [`value_of`] turns it into outcome
+//! and remoteness in plies.
+
+use super::{Board, ConnectFour};
+use crate::player::Outcome;
+use crate::search::{After, MAX_CHILDREN, Node, ScoreGame};
+use arrayvec::ArrayVec;
+
+/// Positions with fewer discs than this share a key with their mirror image. Later ones
+/// rarely meet their mirror image in a search, and the mirror costs a loop over the columns
+/// at every node (a quarter of the time of a search from 4 plies, for no fewer nodes:
+/// BENCHMARKS.md). A key is still the position's alone (a key tells the discs, so a
+/// position's and its mirror's keys differ from every other's).
+const MIRROR_KEYS_BELOW: u32 = 10;
+
+/// A position as the search sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Discs {
+    /// The player to move's discs.
+    pub mover: u64,
+    /// Every disc.
+    pub mask: u64,
+    /// Discs played.
+    pub moves: u32,
+}
+
+/// Connect Four's rules on bitboards, for [`crate::search::Search`].
+#[derive(Clone, Debug)]
+pub struct Bitboards {
+    width: u32,
+    height: u32,
+    cells: i32,
+    /// One bit at the foot of each column.
+    bottom: u64,
+    /// Every cell of the board (not the empty bit above each column).
+    board: u64,
+    /// Columns tried first to last among moves equally good: centre first.
+    order: ArrayVec<u32, MAX_CHILDREN>,
+}
+
+impl Bitboards {
+    /// The rules of `game`'s board.
+    #[must_use]
+    pub fn new(game: &ConnectFour) -> Bitboards {
+        let (width, height) = (game.width(), game.height());
+        let bits = height + 1;
+        let mut bottom = 0u64;
+        for c in 0..width {
+            bottom |= 1 << (c * bits);
+        }
+        let board = bottom * ((1u64 << height) - 1);
+        // 3 4 2 5 1 6 0 on seven columns: centre first, then outwards, left before right.
+        let mut order: ArrayVec<u32, MAX_CHILDREN> = (0..width).collect();
+        let centre = f64::from(width - 1) / 2.0;
+        order.sort_by(|&a, &b| {
+            (f64::from(a) - centre)
+                .abs()
+                .total_cmp(&(f64::from(b) - centre).abs())
+                .then(a.cmp(&b))
+        });
+        Bitboards {
+            width,
+            height,
+            cells: (width * height) as i32,
+            bottom,
+            board,
+            order,
+        }
+    }
+
+    /// The search's position of a board.
+    #[must_use]
+    pub fn discs(&self, board: &Board) -> Discs {
+        let moves = board.mask.count_ones();
+        let mover = if moves.is_multiple_of(2) {
+            board.first
+        } else {
+            board.mask ^ board.first
+        };
+        Discs {
+            mover,
+            mask: board.mask,
+            moves,
+        }
+    }
+
+    /// The board of a search position.
+    #[must_use]
+    pub fn board(&self, discs: &Discs) -> Board {
+        let first = if discs.moves.is_multiple_of(2) {
+            discs.mover
+        } else {
+            discs.mask ^ discs.mover
+        };
+        Board {
+            first,
+            mask: discs.mask,
+        }
+    }
+
+    fn column_mask(&self, column: u32) -> u64 {
+        ((1u64 << self.height) - 1) << (column * (self.height + 1))
+    }
+
+    /// Cells where a disc would complete a line of `discs`, among the empty cells of `mask`.
+    fn winning_cells(&self, discs: u64, mask: u64) -> u64 {
+        let h = u64::from(self.height);
+        // Upwards only: nothing lies above the top disc of a column.
+        let mut cells = (discs << 1) & (discs << 2) & (discs << 3);
+        for d in [h + 1, h, h + 2] {
+            let pair = (discs << d) & (discs << (2 * d));
+            cells |= pair & (discs << (3 * d));
+            cells |= pair & (discs >> d);
+            let pair = (discs >> d) & (discs >> (2 * d));
+            cells |= pair & (discs << d);
+            cells |= pair & (discs >> (3 * d));
+        }
+        cells & (self.board ^ mask)
+    }
+
+    /// The cell each column would take next.
+    fn playable(&self, mask: u64) -> u64 {
+        mask.wrapping_add(self.bottom) & self.board
+    }
+
+    /// The position after the mover takes `cell`.
+    fn after(&self, discs: &Discs, cell: u64) -> Discs {
+        Discs {
+            mover: discs.mover ^ discs.mask,
+            mask: discs.mask | cell,
+            moves: discs.moves + 1,
+        }
+    }
+
+    /// Moves after which the opponent cannot win at once: 0 when there are none.
+    fn non_losing(&self, discs: &Discs) -> u64 {
+        let mut playable = self.playable(discs.mask);
+        let threats = self.winning_cells(discs.mover ^ discs.mask, discs.mask);
+        let forced = playable & threats;
+        if forced != 0 {
+            if forced & (forced - 1) != 0 {
+                // Two threats to block at once.
+                return 0;
+            }
+            playable = forced;
+        }
+        // Never play right under an opponent's winning cell.
+        playable & !(threats >> 1)
+    }
+
+    /// Whether the disc just played made a line (the position is over).
+    fn is_over(&self, discs: &Discs) -> bool {
+        let last = discs.mover ^ discs.mask;
+        let h = u64::from(self.height);
+        [1, h + 1, h, h + 2].into_iter().any(|d| {
+            let pairs = last & (last >> d);
+            pairs & (pairs >> (2 * d)) != 0
+        })
+    }
+
+    /// The mover's score when their next disc wins.
+    fn win_score(&self, moves: u32) -> i32 {
+        (self.cells + 1 - moves as i32) / 2
+    }
+
+    /// A key for the position and its mirror image alike: the smaller of the two.
+    fn canonical_key(&self, key: u64) -> u64 {
+        let bits = self.height + 1;
+        let column = (1u64 << bits) - 1;
+        let mut mirror = 0u64;
+        for c in 0..self.width {
+            mirror |= ((key >> (c * bits)) & column) << ((self.width - 1 - c) * bits);
+        }
+        key.min(mirror)
+    }
+
+    /// Outcome and remoteness (plies, the winner hurrying and the loser delaying; a tie: the
+    /// plies left to fill the board) of a score at a position after `moves` discs.
+    ///
+    /// A win in `r` plies (r odd) is won by the disc of ply `moves + r`, and scores
+    /// `(cells + 2 - moves - r) / 2` rounded down; a loss in `r` plies (r even) scores minus
+    /// that. So `r` is `cells + 1 - moves - 2 |score|`, plus one when that has the wrong parity.
+    #[must_use]
+    pub fn value_of(&self, moves: u32, score: i32) -> (Outcome, u32) {
+        value_of(self.cells, moves, score)
+    }
+
+    /// The score of an outcome and remoteness at a position after `moves` discs (the inverse
+    /// of [`Bitboards::value_of`]).
+    #[must_use]
+    pub fn score_of(&self, moves: u32, outcome: Outcome, remoteness: u32) -> i32 {
+        let magnitude = (self.cells + 2 - moves as i32 - remoteness as i32).div_euclid(2);
+        match outcome {
+            Outcome::Win => magnitude,
+            Outcome::Loss => -magnitude,
+            _ => 0,
+        }
+    }
+}
+
+/// [`Bitboards::value_of`] on a board of `cells` cells.
+#[must_use]
+pub fn value_of(cells: i32, moves: u32, score: i32) -> (Outcome, u32) {
+    let moves = moves as i32;
+    if score == 0 {
+        return (Outcome::Tie, (cells - moves).max(0) as u32);
+    }
+    let mut plies = cells + 1 - moves - 2 * score.abs();
+    let win = score > 0;
+    if (plies % 2 == 1) != win {
+        plies += 1;
+    }
+    let outcome = if win { Outcome::Win } else { Outcome::Loss };
+    (outcome, plies.max(0) as u32)
+}
+
+impl ScoreGame for Bitboards {
+    type Position = Discs;
+    /// A column, 0-based.
+    type Move = u32;
+    /// The moves that do not lose at once.
+    type Scratch = u64;
+
+    fn key_bits(&self) -> u32 {
+        self.width * (self.height + 1)
+    }
+
+    fn key(&self, discs: &Discs) -> u64 {
+        // Unique: adding the mover's discs to the mask carries each column's run of the
+        // mover's discs up into the first empty cell, which stays in the column.
+        let key = discs.mover.wrapping_add(discs.mask);
+        if discs.moves < MIRROR_KEYS_BELOW {
+            self.canonical_key(key)
+        } else {
+            key
+        }
+    }
+
+    fn depth(&self, discs: &Discs) -> u32 {
+        self.cells as u32 - discs.moves
+    }
+
+    fn win_now(&self, discs: &Discs) -> Option<i32> {
+        (self.winning_cells(discs.mover, discs.mask) & self.playable(discs.mask) != 0)
+            .then(|| self.win_score(discs.moves))
+    }
+
+    fn node(&self, discs: &Discs) -> Node<u64> {
+        let moves = discs.moves as i32;
+        let non_losing = self.non_losing(discs);
+        if non_losing == 0 {
+            // The opponent wins with their next disc.
+            return Node::Exact(-((self.cells - moves) / 2));
+        }
+        if moves >= self.cells - 2 {
+            // The mover cannot win now and the opponent cannot win after: the board fills.
+            return Node::Exact(0);
+        }
+        Node::Open {
+            // The opponent cannot win with their next disc, nor the mover with this one.
+            lower: -((self.cells - 2 - moves) / 2),
+            upper: (self.cells - 1 - moves) / 2,
+            scratch: non_losing,
+        }
+    }
+
+    fn children(&self, discs: &Discs, non_losing: u64, out: &mut ArrayVec<Discs, MAX_CHILDREN>) {
+        let mut scored: ArrayVec<(u32, Discs), MAX_CHILDREN> = ArrayVec::new();
+        for &column in &self.order {
+            let cell = non_losing & self.column_mask(column);
+            if cell != 0 {
+                let threats = self
+                    .winning_cells(discs.mover | cell, discs.mask)
+                    .count_ones();
+                // Insertion keeps the column order among equal threat counts.
+                let at = scored.partition_point(|&(t, _)| t >= threats);
+                scored.insert(at, (threats, self.after(discs, cell)));
+            }
+        }
+        out.extend(scored.into_iter().map(|(_, child)| child));
+    }
+
+    fn moves(&self, discs: &Discs) -> ArrayVec<(u32, After<Discs>), MAX_CHILDREN> {
+        let mut moves = ArrayVec::new();
+        if discs.moves > 0 && self.is_over(discs) {
+            return moves;
+        }
+        let playable = self.playable(discs.mask);
+        let wins = self.winning_cells(discs.mover, discs.mask);
+        for column in 0..self.width {
+            let cell = playable & self.column_mask(column);
+            if cell == 0 {
+                continue;
+            }
+            let after = if cell & wins != 0 {
+                After::Ends(self.win_score(discs.moves))
+            } else {
+                After::Continue(self.after(discs, cell))
+            };
+            moves.push((column, after));
+        }
+        moves
+    }
+
+    fn no_moves(&self, discs: &Discs) -> i32 {
+        if discs.moves > 0 && self.is_over(discs) {
+            // The opponent's last disc made the line.
+            -((self.cells + 2 - discs.moves as i32) / 2)
+        } else {
+            0
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,227 @@
+use super::*;
+use crate::engine::{IndexedGame, Options, solve, table_index};
+use crate::games::connect_four::parse_columns;
+use crate::search::{Limits, Search};
+use proptest::prelude::*;
+
+fn limits() -> Limits {
+    Limits {
+        threads: 2,
+        ..Limits::default()
+    }
+}
+
+/// Whether `discs` (a plain board's cells, one bool per (column, row)) hold four in a row.
+fn plain_four(cells: &[Vec<bool>]) -> bool {
+    let width = cells.len() as i32;
+    let height = cells[0].len() as i32;
+    let at = |c: i32, r: i32| {
+        c >= 0 && c < width && r >= 0 && r < height && cells[c as usize][r as usize]
+    };
+    (0..width).any(|c| {
+        (0..height).any(|r| {
+            [(1, 0), (0, 1), (1, 1), (1, -1)]
+                .iter()
+                .any(|&(dc, dr)| (0..4).all(|k| at(c + k * dc, r + k * dr)))
+        })
+    })
+}
+
+fn cells_of(game: &ConnectFour, discs: u64) -> Vec<Vec<bool>> {
+    (0..game.width())
+        .map(|c| {
+            (0..game.height())
+                .map(|r| discs >> (c * (game.height() + 1) + r) & 1 == 1)
+                .collect()
+        })
+        .collect()
+}
+
+proptest! {
+    #[test]
+    fn winning_cells_are_the_empty_cells_that_complete_a_line(
+        (width, height) in (1u32..=9, 1u32..=7).prop_filter("fits 64 bits", |&(w, h)| w * (h + 1) <= 64),
+        columns in proptest::collection::vec(0u32..9, 0..60),
+    ) {
+        let game = ConnectFour::new(width, height).unwrap();
+        let rules = Bitboards::new(&game);
+        let mut board = game.empty();
+        for c in columns {
+            let c = c % width;
+            if !game.is_won(&board) && game.column_height(&board, c) < height {
+                board = game.drop_disc(&board, c);
+            }
+        }
+        let discs = rules.discs(&board);
+        let wins = rules.winning_cells(discs.mover, discs.mask);
+        for c in 0..width {
+            for r in 0..height {
+                let bit = 1u64 << (c * (height + 1) + r);
+                let expected = discs.mask & bit == 0 && plain_four(&cells_of(&game, discs.mover | bit));
+                prop_assert_eq!(wins & bit != 0, expected, "column {} row {}", c, r);
+            }
+        }
+        prop_assert_eq!(rules.is_over(&discs), discs.moves > 0 && plain_four(&cells_of(&game, discs.mask ^ discs.mover)));
+        // Near the start the mirror shares the key; later each has its own, and a key is
+        // never another position's.
+        let mirror = rules.discs(&game.mirrored(&board));
+        if discs.moves < MIRROR_KEYS_BELOW {
+            prop_assert_eq!(rules.key(&mirror), rules.key(&discs));
+        } else {
+            prop_assert_eq!(rules.key(&mirror) == rules.key(&discs), mirror == discs);
+        }
+    }
+
+    #[test]
+    fn scores_and_values_convert_both_ways(moves in 0u32..42, plies in 0u32..42, won in any::<bool>()) {
+        let rules = Bitboards::new(&ConnectFour::new(7, 6).unwrap());
+        // A win in an odd number of plies, a loss in an even one, within the board.
+        let plies = if won { plies | 1 } else { plies & !1 };
+        prop_assume!(moves + plies <= 42 && (won || plies > 0 || moves > 0));
+        let outcome = if won { Outcome::Win } else { Outcome::Loss };
+        let score = rules.score_of(moves, outcome, plies);
+        prop_assert_eq!(rules.value_of(moves, score), (outcome, plies));
+    }
+}
+
+#[test]
+fn pons_scores_convert_as_the_issue_writes_them() {
+    // Pons' score is 22 - k when the mover wins with their k-th disc: a win in
+    // 2 (k - floor(moves / 2)) - 1 plies; a loss when the opponent wins with their k-th disc.
+    let rules = Bitboards::new(&ConnectFour::new(7, 6).unwrap());
+    for moves in 0..42u32 {
+        for k in moves / 2 + 1..=21 {
+            let plies = 2 * (k - moves / 2) - 1;
+            if moves + plies <= 42 {
+                assert_eq!(rules.value_of(moves, 22 - k as i32), (Outcome::Win, plies));
+            }
+            let plies = 2 * (k - moves.div_ceil(2));
+            if moves + plies <= 42 && k > moves.div_ceil(2) {
+                assert_eq!(rules.value_of(moves, k as i32 - 22), (Outcome::Loss, plies));
+            }
+        }
+    }
+    assert_eq!(rules.value_of(31, 0), (Outcome::Tie, 11));
+}
+
+/// Search and the engine's table agree on every position of a small board: outcome,
+/// remoteness and every move's.
+fn agrees_with_the_table(width: u32, height: u32, every: u64) {
+    let game = ConnectFour::new(width, height).unwrap();
+    let table = solve(&game, &Options::default(), &|_| {}).unwrap();
+    let rules = Bitboards::new(&game);
+    let search = Search::new(rules.clone(), 1 << 24).unwrap();
+    let mut checked = 0;
+    for index in (0..game.index_count()).step_by(every as usize) {
+        let Some(board) = game.position(index) else {
+            continue;
+        };
+        let Some(record) = table.record(table_index(&game, &board)) else {
+            continue;
+        };
+        let Some(outcome) = record.outcome() else {
+            continue; // unreachable positions are not in the table
+        };
+        let discs = rules.discs(&board);
+        let analysis = search.analyse(&discs, &limits()).unwrap();
+        let value = rules.value_of(discs.moves, analysis.score);
+        assert_eq!(
+            value,
+            (outcome, record.remoteness().unwrap()),
+            "{width} x {height}: {board:?}"
+        );
+        for m in &analysis.moves {
+            let expected = match m.after {
+                After::Ends(_) => (Outcome::Win, 1),
+                After::Continue(next) => {
+                    let after = rules.board(&next);
+                    let r = table.record(table_index(&game, &after)).unwrap();
+                    let (o, plies) = (r.outcome().unwrap(), r.remoteness().unwrap());
+                    (o.flip(), plies + 1)
+                }
+            };
+            assert_eq!(
+                rules.value_of(discs.moves, m.score),
+                expected,
+                "{board:?} column {}",
+                m.mv
+            );
+        }
+        // The best line is a game: each move legal, and it ends the game.
+        let mut line = board;
+        for &column in &analysis.best_line {
+            assert!(game.column_height(&line, column) < height);
+            line = game.drop_disc(&line, column);
+        }
+        assert!(game.is_won(&line) || line.mask.count_ones() == width * height);
+        checked += 1;
+    }
+    assert!(checked > 100, "{checked}");
+}
+
+#[test]
+fn search_agrees_with_the_table_on_every_position_of_4_by_4() {
+    agrees_with_the_table(4, 4, 1);
+}
+
+#[test]
+fn search_agrees_with_the_table_on_5_by_4() {
+    agrees_with_the_table(5, 4, 7);
+}
+
+#[test]
+#[ignore = "every position of 5 x 4 and 6 x 4: minutes; run by .ci/run"]
+fn search_agrees_with_the_table_on_every_position_of_5_by_4_and_6_by_4() {
+    agrees_with_the_table(5, 4, 1);
+    agrees_with_the_table(6, 4, 1);
+}
+
+#[test]
+fn the_published_7_by_6_positions_score_as_pons_solver_found() {
+    let text = include_str!("../../../../tests/reference/connect_four_7x6_dev.txt");
+    let game = ConnectFour::new(7, 6).unwrap();
+    let rules = Bitboards::new(&game);
+    let search = Search::new(rules.clone(), 1 << 26).unwrap();
+    let mut checked = 0;
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let columns = parse_columns(fields[0]).unwrap();
+        let pons: i32 = fields[1].parse().unwrap();
+        let remoteness: u32 = fields[3].parse().unwrap();
+        let discs = rules.discs(&game.play_columns(&columns).unwrap());
+        let score = search.score(&discs, &limits()).unwrap();
+        assert_eq!(score, pons, "{line}");
+        assert_eq!(rules.value_of(discs.moves, score).1, remoteness, "{line}");
+        assert_eq!(
+            format!("{:?}", rules.value_of(discs.moves, score).0).to_lowercase(),
+            fields[2]
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 200);
+}
+
+#[test]
+fn a_node_budget_ends_with_proven_bounds() {
+    let game = ConnectFour::new(7, 6).unwrap();
+    let rules = Bitboards::new(&game);
+    let search = Search::new(rules.clone(), 1 << 22).unwrap();
+    let start = rules.discs(&game.empty());
+    let limits = Limits {
+        nodes: Some(100_000),
+        ..limits()
+    };
+    let stopped = search.score(&start, &limits).unwrap_err();
+    // The first player wins with their last disc (score 1): whatever was proven holds it.
+    assert!(
+        stopped.bounds.lower <= 1 && 1 <= stopped.bounds.upper,
+        "{stopped}"
+    );
+    assert!(stopped.nodes >= 100_000 && stopped.nodes < 200_000);
+    let cancel = Limits::default();
+    cancel.cancel.cancel();
+    assert!(search.score(&start, &cancel).is_err());
+}

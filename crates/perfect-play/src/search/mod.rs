@@ -1,0 +1,677 @@
+//! Exact search, for positions whose game is too large to tabulate: negamax alpha-beta over
+//! a shared transposition table, the exact score found by null-window tests that narrow its
+//! bounds (Pascal Pons' scheme for Connect Four), on every core at once (Lazy SMP: each thread
+//! runs the same tests in its own move order, and they meet in the table).
+//!
+//! A game takes part through [`ScoreGame`]: an integer score for the player to move, larger
+//! is better (a game folds remoteness into it: Connect Four's is the number of the winner's
+//! stones left unplayed), a key per position, bounds of the score without search, and its
+//! moves best first. The search gives a position's exact score, every move's, and a best
+//! line; a node budget or a raised [`Cancel`] ends it with the bounds proven so far.
+
+pub mod table;
+
+use crate::budget::Cancel;
+use arrayvec::ArrayVec;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+pub use table::{Bounds, TableError, TranspositionTable};
+use thiserror::Error;
+
+/// The most moves a position may have.
+pub const MAX_CHILDREN: usize = 32;
+
+/// What a position is without searching below it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Node<S> {
+    /// Its score, known at once.
+    Exact(i32),
+    /// Bounds of its score, and what the game needs to list its children.
+    Open {
+        /// The score is at least this.
+        lower: i32,
+        /// The score is at most this.
+        upper: i32,
+        /// Passed to [`ScoreGame::children`].
+        scratch: S,
+    },
+}
+
+/// What a move leads to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum After<P> {
+    /// The game ends: the mover's score.
+    Ends(i32),
+    /// The position the opponent faces.
+    Continue(P),
+}
+
+/// A game the search can solve: scores for the player to move (zero-sum: a move's score is
+/// minus the score of the position it leads to), keys, and moves.
+pub trait ScoreGame: Sync {
+    /// A position.
+    type Position: Copy + Send + Sync;
+    /// A move.
+    type Move: Copy + Send;
+    /// What [`ScoreGame::node`] hands to [`ScoreGame::children`] (work done once).
+    type Scratch: Copy;
+
+    /// Bits a key has at most (the table stores keys whole, so longer keys need more buckets).
+    fn key_bits(&self) -> u32;
+    /// A key that tells positions with different scores apart: equal keys, equal scores (a
+    /// position and its mirror image may share one).
+    fn key(&self, position: &Self::Position) -> u64;
+    /// Moves left at most: how much work a stored result saves.
+    fn depth(&self, position: &Self::Position) -> u32;
+    /// The mover's score when a move wins at once, else `None`.
+    fn win_now(&self, position: &Self::Position) -> Option<i32>;
+    /// The position's score or bounds of it, for a position where the mover cannot win at
+    /// once (the search calls it only there).
+    fn node(&self, position: &Self::Position) -> Node<Self::Scratch>;
+    /// The positions after the moves worth searching, best first, each one where the
+    /// mover cannot win at once; moves left out must not be better than [`ScoreGame::node`]'s
+    /// lower bound.
+    fn children(
+        &self,
+        position: &Self::Position,
+        scratch: Self::Scratch,
+        out: &mut ArrayVec<Self::Position, MAX_CHILDREN>,
+    );
+    /// Every legal move and what it leads to, in the game's order.
+    fn moves(
+        &self,
+        position: &Self::Position,
+    ) -> ArrayVec<(Self::Move, After<Self::Position>), MAX_CHILDREN>;
+    /// The score of a position without moves (the game is over).
+    fn no_moves(&self, position: &Self::Position) -> i32;
+}
+
+/// How far a search may go.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// When bounded: the searcher's node count (every thread's, since it was made) at which
+    /// it stops, so that a searcher kept across questions counts from where it is.
+    pub nodes: Option<u64>,
+    /// Raised to stop.
+    pub cancel: Cancel,
+    /// When to stop, if at all (looked at with the flags, about every millisecond).
+    pub deadline: Option<std::time::Instant>,
+    /// Threads (0: every core).
+    pub threads: usize,
+}
+
+/// A search that stopped before its answer: what it had proven.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+#[error("the search stopped ({reason}) with the score proven between {} and {}", bounds.lower, bounds.upper)]
+pub struct Stopped {
+    /// The score's proven bounds.
+    pub bounds: Bounds,
+    /// Why it stopped.
+    pub reason: StopReason,
+    /// Nodes visited.
+    pub nodes: u64,
+}
+
+/// Why a search stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopReason {
+    /// The node budget ran out.
+    Nodes,
+    /// The cancel flag was raised.
+    Cancelled,
+    /// The deadline passed.
+    Deadline,
+}
+
+impl std::fmt::Display for StopReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            StopReason::Nodes => "node budget reached",
+            StopReason::Cancelled => "cancelled",
+            StopReason::Deadline => "deadline reached",
+        })
+    }
+}
+
+/// A move's exact score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveScore<M, P> {
+    /// The move.
+    pub mv: M,
+    /// What it leads to.
+    pub after: After<P>,
+    /// The mover's score after it.
+    pub score: i32,
+}
+
+/// A position analysed: its score, every move's best first, a best line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis<M, P> {
+    /// The mover's score.
+    pub score: i32,
+    /// Every move, best first (the game's order among equals).
+    pub moves: Vec<MoveScore<M, P>>,
+    /// Moves of a game both sides play perfectly from here.
+    pub best_line: Vec<M>,
+    /// Nodes visited.
+    pub nodes: u64,
+}
+
+/// Plies from the root within which a node's moves after the first are searched in parallel.
+const SPLIT_PLIES: u32 = 6;
+
+/// Nodes between looks at the stop flags (about a millisecond of work).
+const CHECK_EVERY: u64 = 1 << 12;
+
+/// The searcher: a game and its table, kept across questions (a batch's lines share it).
+#[derive(Debug)]
+pub struct Search<G: ScoreGame> {
+    game: G,
+    table: TranspositionTable,
+    nodes: AtomicU64,
+}
+
+/// One thread's search.
+struct Worker<'a, G: ScoreGame> {
+    game: &'a G,
+    table: &'a TranspositionTable,
+    /// Plies from the root within which the moves after the first are searched in
+    /// parallel (0: one thread).
+    split_plies: u32,
+    nodes: u64,
+    unflushed: u64,
+    total: &'a AtomicU64,
+    limits: &'a Limits,
+    /// Raised when the work is no longer needed: a sibling above proved a cut-off.
+    aborts: ArrayVec<&'a AtomicBool, MAX_SPLITS>,
+}
+
+/// Why a worker unwound.
+#[derive(Clone, Copy, Debug)]
+enum Halt {
+    Stop(StopReason),
+    /// A sibling's cut-off made the work useless.
+    Done,
+}
+
+/// Split points a worker can be nested in.
+const MAX_SPLITS: usize = 8;
+
+impl<G: ScoreGame> Worker<'_, G> {
+    fn tick(&mut self) -> Result<(), Halt> {
+        self.nodes += 1;
+        self.unflushed += 1;
+        if self.unflushed >= CHECK_EVERY {
+            let total = self.total.fetch_add(self.unflushed, Ordering::Relaxed) + self.unflushed;
+            self.unflushed = 0;
+            if self.aborts.iter().any(|a| a.load(Ordering::Relaxed)) {
+                return Err(Halt::Done);
+            }
+            if self.limits.cancel.is_cancelled() {
+                return Err(Halt::Stop(StopReason::Cancelled));
+            }
+            if self.limits.nodes.is_some_and(|n| total >= n) {
+                return Err(Halt::Stop(StopReason::Nodes));
+            }
+            if self
+                .limits
+                .deadline
+                .is_some_and(|d| std::time::Instant::now() >= d)
+            {
+                return Err(Halt::Stop(StopReason::Deadline));
+            }
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) {
+        self.total.fetch_add(self.unflushed, Ordering::Relaxed);
+        self.unflushed = 0;
+    }
+
+    /// The score if within `(alpha, beta)`; else a bound on the side it fell (at most alpha,
+    /// or at least beta). The mover cannot win at once.
+    fn negamax(
+        &mut self,
+        position: &G::Position,
+        ply: u32,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> Result<i32, Halt> {
+        self.tick()?;
+        let (lower, upper, scratch) = match self.game.node(position) {
+            Node::Exact(score) => return Ok(score),
+            Node::Open {
+                lower,
+                upper,
+                scratch,
+            } => (lower, upper, scratch),
+        };
+        let key = self.game.key(position);
+        let (mut known_lower, mut known_upper) = (lower, upper);
+        if let Some(stored) = self.table.get(key) {
+            known_lower = known_lower.max(stored.lower);
+            known_upper = known_upper.min(stored.upper);
+        }
+        if known_lower >= known_upper {
+            return Ok(known_lower);
+        }
+        if alpha < known_lower {
+            alpha = known_lower;
+            if alpha >= beta {
+                return Ok(alpha);
+            }
+        }
+        if beta > known_upper {
+            beta = known_upper;
+            if alpha >= beta {
+                return Ok(beta);
+            }
+        }
+        let mut children = ArrayVec::new();
+        self.game.children(position, scratch, &mut children);
+        let depth = self.game.depth(position);
+        let start_alpha = alpha;
+        let mut result = Ok(None);
+        let parallel = ply < self.split_plies && self.aborts.len() < MAX_SPLITS;
+        for (i, child) in children.iter().enumerate() {
+            if parallel && i == 1 && children.len() > 2 {
+                // Young brothers wait: the first move searched alone (it is usually the best
+                // and may cut at once), then the others side by side on every core.
+                match self.split(&children[1..], ply, alpha, beta) {
+                    Ok((Some(cut), _)) => result = Ok(Some(cut)),
+                    Ok((None, best)) => alpha = alpha.max(best),
+                    Err(halt) => result = Err(halt),
+                }
+                break;
+            }
+            match self.negamax(child, ply + 1, -beta, -alpha) {
+                Ok(child_score) => {
+                    let score = -child_score;
+                    if score >= beta {
+                        result = Ok(Some(score));
+                        break;
+                    }
+                    alpha = alpha.max(score);
+                }
+                Err(halt) => {
+                    result = Err(halt);
+                    break;
+                }
+            }
+        }
+        match result? {
+            Some(cut) => {
+                self.table.put(
+                    key,
+                    depth,
+                    Bounds {
+                        lower: cut,
+                        upper: known_upper,
+                    },
+                );
+                Ok(cut)
+            }
+            None if alpha > start_alpha => {
+                self.table.put(
+                    key,
+                    depth,
+                    Bounds {
+                        lower: alpha,
+                        upper: alpha,
+                    },
+                );
+                Ok(alpha)
+            }
+            None => {
+                self.table.put(
+                    key,
+                    depth,
+                    Bounds {
+                        lower: known_lower,
+                        upper: alpha,
+                    },
+                );
+                Ok(alpha)
+            }
+        }
+    }
+
+    /// The moves `children` searched side by side with the window `(alpha, beta)`: a
+    /// cut-off (the best score at or above beta) or the best score below it.
+    fn split(
+        &mut self,
+        children: &[G::Position],
+        ply: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<(Option<i32>, i32), Halt> {
+        let cut = AtomicBool::new(false);
+        let this = &*self;
+        let outcomes: Vec<Result<i32, Halt>> = children
+            .par_iter()
+            .map(|child| {
+                if cut.load(Ordering::Relaxed) {
+                    return Err(Halt::Done);
+                }
+                let mut worker = this.fork(&cut);
+                let result = worker.negamax(child, ply + 1, -beta, -alpha).map(|s| -s);
+                worker.flush();
+                if matches!(result, Ok(score) if score >= beta) {
+                    cut.store(true, Ordering::Relaxed);
+                }
+                result
+            })
+            .collect();
+        let scores = || outcomes.iter().filter_map(|r| r.as_ref().ok()).copied();
+        if let Some(cut) = scores().filter(|&s| s >= beta).max() {
+            return Ok((Some(cut), alpha));
+        }
+        if let Some(&Err(halt)) = outcomes.iter().find(|r| r.is_err()) {
+            return Err(halt);
+        }
+        Ok((None, scores().max().unwrap_or(alpha)))
+    }
+
+    /// A worker for one move of a split, stopped when `cut` is raised.
+    fn fork<'b>(&'b self, cut: &'b AtomicBool) -> Worker<'b, G> {
+        let mut aborts: ArrayVec<&'b AtomicBool, MAX_SPLITS> =
+            self.aborts.iter().copied().collect();
+        aborts.push(cut);
+        Worker {
+            game: self.game,
+            table: self.table,
+            split_plies: self.split_plies,
+            nodes: 0,
+            unflushed: 0,
+            total: self.total,
+            limits: self.limits,
+            aborts,
+        }
+    }
+
+    /// Narrow `[lower, upper]` by null-window tests until it is one score.
+    fn solve(&mut self, position: &G::Position, bounds: &mut Bounds) -> Result<i32, Halt> {
+        while bounds.lower < bounds.upper {
+            let (lower, upper) = (bounds.lower, bounds.upper);
+            // Test near the middle, leaning towards zero (ties and long games are common).
+            let mut test = lower + (upper - lower) / 2;
+            if test <= 0 && lower / 2 < test {
+                test = lower / 2;
+            } else if test >= 0 && upper / 2 > test {
+                test = upper / 2;
+            }
+            let score = self.negamax(position, 0, test, test + 1)?;
+            if score <= test {
+                bounds.upper = bounds.upper.min(score);
+            } else {
+                bounds.lower = bounds.lower.max(score);
+            }
+        }
+        Ok(bounds.lower)
+    }
+}
+
+impl<G: ScoreGame> Search<G> {
+    /// A searcher for `game` with a table of at most `table_bytes`.
+    ///
+    /// # Errors
+    /// A table that cannot be made.
+    pub fn new(game: G, table_bytes: u64) -> Result<Search<G>, TableError> {
+        Ok(Search {
+            table: TranspositionTable::new(table_bytes, game.key_bits())?,
+            game,
+            nodes: AtomicU64::new(0),
+        })
+    }
+
+    /// The game.
+    #[must_use]
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    /// The table.
+    #[must_use]
+    pub fn table(&self) -> &TranspositionTable {
+        &self.table
+    }
+
+    /// Nodes visited since the searcher was made.
+    #[must_use]
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+
+    /// The exact score of a position.
+    ///
+    /// # Errors
+    /// [`Stopped`] with the bounds proven when the limits end the search first.
+    pub fn score(&self, position: &G::Position, limits: &Limits) -> Result<i32, Stopped> {
+        let before = self.nodes();
+        let game = &self.game;
+        if let Some(score) = game.win_now(position) {
+            return Ok(score);
+        }
+        let (lower, upper) = match game.node(position) {
+            Node::Exact(score) => return Ok(score),
+            Node::Open { lower, upper, .. } => (lower, upper),
+        };
+        let mut worker = self.worker(limits);
+        let mut bounds = Bounds { lower, upper };
+        let result = worker.solve(position, &mut bounds);
+        worker.flush();
+        let outcomes = [(result, bounds)];
+        if let Some(score) = outcomes.iter().find_map(|(r, _)| r.as_ref().ok().copied()) {
+            return Ok(score);
+        }
+        // Stopped: what was proven.
+        let bounds = outcomes
+            .iter()
+            .fold(Bounds { lower, upper }, |acc, (_, b)| Bounds {
+                lower: acc.lower.max(b.lower),
+                upper: acc.upper.min(b.upper),
+            });
+        let reason = outcomes
+            .iter()
+            .find_map(|(r, _)| match r {
+                Err(Halt::Stop(reason)) => Some(*reason),
+                _ => None,
+            })
+            .unwrap_or(StopReason::Cancelled);
+        Err(Stopped {
+            bounds,
+            reason,
+            nodes: self.nodes() - before,
+        })
+    }
+
+    /// The score of what `after` leads to, for the mover.
+    fn score_after(&self, after: &After<G::Position>, limits: &Limits) -> Result<i32, Stopped> {
+        match after {
+            After::Ends(score) => Ok(*score),
+            After::Continue(next) => {
+                self.score(next, limits)
+                    .map(|s| -s)
+                    .map_err(|stopped| Stopped {
+                        bounds: Bounds {
+                            lower: -stopped.bounds.upper,
+                            upper: -stopped.bounds.lower,
+                        },
+                        ..stopped
+                    })
+            }
+        }
+    }
+
+    /// The position's score, every move's exact score best first, and a best line.
+    ///
+    /// # Errors
+    /// [`Stopped`] when the limits end the search first, with the position's bounds proven
+    /// so far (from the moves scored and those stopped).
+    pub fn analyse(
+        &self,
+        position: &G::Position,
+        limits: &Limits,
+    ) -> Result<Analysis<G::Move, G::Position>, Stopped> {
+        let before = self.nodes();
+        let all = self.game.moves(position);
+        if all.is_empty() {
+            return Ok(Analysis {
+                score: self.game.no_moves(position),
+                moves: Vec::new(),
+                best_line: Vec::new(),
+                nodes: 0,
+            });
+        }
+        let mut moves = Vec::with_capacity(all.len());
+        let mut best = i32::MIN;
+        for &(mv, after) in &all {
+            match self.score_after(&after, limits) {
+                Ok(score) => {
+                    best = best.max(score);
+                    moves.push(MoveScore { mv, after, score });
+                }
+                Err(stopped) => {
+                    // The position is at least the best move scored, and at most the best
+                    // upper bound among the moves left.
+                    let mut upper = stopped.bounds.upper;
+                    let mut lower = best.max(stopped.bounds.lower);
+                    for &(_, later) in all.iter().skip(moves.len() + 1) {
+                        upper = upper.max(match later {
+                            After::Ends(score) => score,
+                            After::Continue(next) => -self.lower_bound(&next),
+                        });
+                    }
+                    upper = upper.max(best);
+                    lower = lower.min(upper);
+                    return Err(Stopped {
+                        bounds: Bounds { lower, upper },
+                        reason: stopped.reason,
+                        nodes: self.nodes() - before,
+                    });
+                }
+            }
+        }
+        // Best first; the game's order among equals.
+        moves.sort_by_key(|m| std::cmp::Reverse(m.score));
+        let best_line = self
+            .best_line(&moves[0].after, moves[0].mv, moves[0].score, limits)
+            .map_err(|stopped| Stopped {
+                bounds: Bounds {
+                    lower: best,
+                    upper: best,
+                },
+                ..stopped
+            })?;
+        Ok(Analysis {
+            score: best,
+            moves,
+            best_line,
+            nodes: self.nodes() - before,
+        })
+    }
+
+    /// A worker at the root, splitting its work on rayon's pool when `limits` allow threads.
+    fn worker<'a>(&'a self, limits: &'a Limits) -> Worker<'a, G> {
+        let threads = match limits.threads {
+            0 => rayon::current_num_threads(),
+            n => n,
+        };
+        Worker {
+            game: &self.game,
+            table: &self.table,
+            split_plies: if threads > 1 { SPLIT_PLIES } else { 0 },
+            nodes: 0,
+            unflushed: 0,
+            total: &self.nodes,
+            limits,
+            aborts: ArrayVec::new(),
+        }
+    }
+
+    /// A lower bound of a position's score without search.
+    fn lower_bound(&self, position: &G::Position) -> i32 {
+        if let Some(score) = self.game.win_now(position) {
+            return score;
+        }
+        match self.game.node(position) {
+            Node::Exact(score) => score,
+            Node::Open { lower, .. } => lower.max(
+                self.table
+                    .get(self.game.key(position))
+                    .map_or(lower, |b| b.lower),
+            ),
+        }
+    }
+
+    /// The line from a first move `first` (leading to `after`, worth `score` to the mover):
+    /// at each position after it, the first move in the game's order that keeps the score,
+    /// found by one null-window test each.
+    fn best_line(
+        &self,
+        after: &After<G::Position>,
+        first: G::Move,
+        score: i32,
+        limits: &Limits,
+    ) -> Result<Vec<G::Move>, Stopped> {
+        let mut line = vec![first];
+        let mut here = *after;
+        // The score of `here` for its mover.
+        let mut expected = -score;
+        while let After::Continue(position) = here {
+            let moves = self.game.moves(&position);
+            if moves.is_empty() {
+                break;
+            }
+            let mut next = None;
+            for &(mv, later) in &moves {
+                // This move keeps the score when what it leads to is worth -expected to the
+                // opponent, that is at most -expected (it can be no less).
+                let keeps = match later {
+                    After::Ends(s) => s == expected,
+                    After::Continue(p) => self.at_most(&p, -expected, limits)?,
+                };
+                if keeps {
+                    next = Some((mv, later));
+                    break;
+                }
+            }
+            let Some((mv, later)) = next else { break };
+            line.push(mv);
+            here = later;
+            expected = -expected;
+        }
+        Ok(line)
+    }
+
+    /// Whether the position's score is at most `bound`.
+    fn at_most(
+        &self,
+        position: &G::Position,
+        bound: i32,
+        limits: &Limits,
+    ) -> Result<bool, Stopped> {
+        if let Some(score) = self.game.win_now(position) {
+            return Ok(score <= bound);
+        }
+        let mut worker = self.worker(limits);
+        let result = worker.negamax(position, 0, bound, bound + 1);
+        worker.flush();
+        match result {
+            Ok(score) => Ok(score <= bound),
+            Err(halt) => Err(Stopped {
+                bounds: Bounds {
+                    lower: i32::MIN,
+                    upper: i32::MAX,
+                },
+                reason: match halt {
+                    Halt::Stop(reason) => reason,
+                    // A lone worker is never told that another finished.
+                    Halt::Done => StopReason::Cancelled,
+                },
+                nodes: worker.nodes,
+            }),
+        }
+    }
+}
