@@ -17,7 +17,7 @@ use strength_reduce::StrengthReducedU64;
 use thiserror::Error;
 
 /// Bits of the key's quotient an entry holds.
-const CHECK_BITS: u32 = 42;
+const CHECK_BITS: u32 = 43;
 const CHECK_MASK: u64 = (1 << CHECK_BITS) - 1;
 const DEPTH_SHIFT: u32 = CHECK_BITS;
 const LOWER_SHIFT: u32 = DEPTH_SHIFT + 6;

@@ -115,7 +115,7 @@ impl ConnectFour {
     #[must_use]
     pub fn mirrored(&self, board: &Board) -> Board {
         let bits = self.column_bits();
-        let column = (1u64 << bits) - 1;
+        let column = u64::MAX >> (64 - bits);
         let mut mirror = self.empty();
         for c in 0..self.width {
             let to = (self.width - 1 - c) * bits;
@@ -140,8 +140,7 @@ impl ConnectFour {
 
     /// Whether `discs` hold four in a row.
     fn has_four(&self, discs: u64) -> bool {
-        let h = u64::from(self.height);
-        [1, h + 1, h, h + 2].into_iter().any(|d| {
+        line_steps(self.height).into_iter().any(|d| {
             let pairs = discs & (discs >> d);
             pairs & (pairs >> (2 * d)) != 0
         })
@@ -185,6 +184,18 @@ impl ConnectFour {
         }
         Some(board)
     }
+}
+
+/// The bit steps between neighbours of a line on a board `height` rows high: up a column,
+/// across, and the two diagonals. A step whose four cells cannot fit 64 bits (three steps
+/// of 64 or more: a board one or two columns wide and very tall) holds no line, and is left
+/// out so that no shift passes 63.
+pub(crate) fn line_steps(height: u32) -> arrayvec::ArrayVec<u64, 4> {
+    let h = u64::from(height);
+    [1, h + 1, h, h + 2]
+        .into_iter()
+        .filter(|&d| 3 * d < 64)
+        .collect()
 }
 
 /// Discs the first player has among `t`.
