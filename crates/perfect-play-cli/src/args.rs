@@ -256,32 +256,58 @@ pub struct TicTacToeArgs {
 /// Arguments of `perfect-play connect-four`.
 #[derive(Debug, Args)]
 #[command(
-    after_help = "The engine solves every position of the board (two bytes each), then reads the one asked for. Boards that fit here: 4 x 4 up to 6 x 4, 5 x 5, 4 x 6, 4 x 7 (about 1.4 million positions a second a core); 7 x 6 does not.\n\nExamples:\n  perfect-play connect-four                      4 x 4 from the empty board: a tie\n  perfect-play connect-four --width 5 --height 4\n  perfect-play connect-four 2233 --width 5 --height 4   after columns 2, 2, 3, 3\n  perfect-play connect-four --width 6 --height 4 --db c4-6x4.ppdb   solve once, then read"
+    override_usage = "perfect-play connect-four [OPTIONS] [MOVES]\n       perfect-play connect-four --batch [OPTIONS] < lines-of-MOVES",
+    after_help = "Two methods. The table (small boards: 4 x 4 up to 6 x 4, 5 x 5, 4 x 6): the engine solves every position of the board, two bytes each, then reads the one asked for. The search (any board whose bitboard fits 64 bits: width x (height + 1) <= 64, so 7 x 6, 8 x 7, 9 x 6): alpha-beta from the position over a transposition table (--memory-limit's worth, at most 1 GiB), the exact score found by null-window tests, on every core. Most 7 x 6 positions past a dozen moves take milliseconds; the empty board takes minutes. auto (the default) takes the table when the board solves in about a second.\n\nOutcome and remoteness are for the player to move, in plies: a win in 41 is won by the disc of the 41st ply from here, the loser delaying; a tie, the plies left to fill the board.\n\nExamples:\n  perfect-play connect-four 4453                 7 x 6 after columns 4, 4, 5, 3\n  perfect-play connect-four --width 4 --height 4 the whole 4 x 4 board: a tie\n  perfect-play connect-four 2233 --width 5 --height 4   after columns 2, 2, 3, 3\n  perfect-play connect-four --width 6 --height 4 --db c4-6x4.ppdb   solve once, then read\n  printf '4453\\n44\\n' | perfect-play connect-four --batch   one JSON object a line, one table"
 )]
 pub struct ConnectFourArgs {
-    /// Columns played so far, 1-based, as digits (2233) or a comma list (10,11) for wide
+    /// Columns played so far, 1-based, as digits (4453) or a comma list (10,11) for wide
     /// boards (default: the empty board).
-    #[arg(default_value = "", value_name = "MOVES")]
+    #[arg(default_value = "", value_name = "MOVES", conflicts_with = "batch")]
     pub moves: String,
 
     /// Columns of the board.
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=32))]
+    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=32))]
     pub width: u32,
 
     /// Rows of the board.
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=63))]
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=63))]
     pub height: u32,
+
+    /// table: solve the whole board; search: from the position; auto: the table when it
+    /// solves in about a second.
+    #[arg(long, value_enum, default_value_t = ConnectFourMethod::Auto)]
+    pub method: ConnectFourMethod,
+
+    /// The search stops after this many nodes with what it has proven (no limit by default).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_nodes: Option<u64>,
+
+    /// Read MOVES from stdin, one position a line, and answer each with one JSON object on
+    /// its own line (`line` numbers it); the search's table is kept from line to line.
+    #[arg(long)]
+    pub batch: bool,
 
     /// Worker threads, up to 256 (default: one per core).
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=256))]
     pub threads: u16,
 
-    /// A database file: read the answer from it when it exists (one block per position
-    /// read, no solve), else solve, write it there and answer. While solving, finished
-    /// tiers go to PATH.partial (and a tier in progress, every 5 minutes, to
+    /// A database file of the table: read the answer from it when it exists (one block per
+    /// position read, no solve), else solve, write it there and answer. While solving,
+    /// finished tiers go to PATH.partial (and a tier in progress, every 5 minutes, to
     /// PATH.partial.level); a solve cut short (Ctrl-C, killed) resumes from them.
     #[arg(long, value_name = "PATH")]
     pub db: Option<std::path::PathBuf>,
+}
+
+/// How `connect-four` answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ConnectFourMethod {
+    /// The engine's table of the whole board.
+    Table,
+    /// Alpha-beta search from the position.
+    Search,
+    /// The table when the board solves in about a second, else the search.
+    Auto,
 }
 
 /// Arguments of `perfect-play solve` and `perfect-play query`.

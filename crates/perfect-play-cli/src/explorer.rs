@@ -330,9 +330,9 @@ fn refusal(e: QueryError) -> ExploreError {
             estimate_seconds: over.estimate,
             budget_seconds: over.budget,
         },
-        QueryError::BadInput(message) | QueryError::OverMemory(message) => {
-            ExploreError::BadInput(message)
-        }
+        QueryError::BadInput(message)
+        | QueryError::OverMemory(message)
+        | QueryError::Unfinished(message) => ExploreError::BadInput(message),
         QueryError::Cancelled(_) => ExploreError::Cancelled,
         QueryError::Busy(busy) => ExploreError::Busy(busy),
     }

@@ -372,7 +372,7 @@ fn work_over_the_budget_is_refused_with_422_and_the_figure_at_once() {
     for path in [
         "/api/v1/can-i-win?position=30+300",
         "/api/v1/quixo?size=4",
-        "/api/v1/connect-four?width=7&height=6",
+        "/api/v1/connect-four?width=7&height=6&method=table",
         "/api/v1/stones?position=1&ties_win=false",
         // The values' own estimate (minutes), not the budget, is the figure (issue 30).
         "/api/v1/sum?position=grundy:100000000",
@@ -415,6 +415,28 @@ fn work_over_the_budget_is_refused_with_422_and_the_figure_at_once() {
     assert_eq!(status, 422, "{body}");
     assert!(clock.elapsed() < Duration::from_secs(1), "{body}");
     assert!(body["estimate_seconds"].as_f64().unwrap() > 25.0, "{body}");
+}
+
+/// Issue 32: a 7 x 6 position by search. Late positions are answered at once; an early one
+/// runs to the budget and is refused with what the search had proven, never a guess.
+#[test]
+fn seven_by_six_is_searched_within_the_budget() {
+    let (status, body) = get("/api/v1/connect-four?position=752276321466322433217754651351");
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        (&body["method"], &body["outcome"]),
+        (&json!("search"), &json!("loss"))
+    );
+    let clock = std::time::Instant::now();
+    let (status, body) = get("/api/v1/connect-four?position=4");
+    assert_eq!(status, 422, "{body}");
+    let message = body["error"].as_str().unwrap();
+    assert!(message.contains("proven so far"), "{body}");
+    assert!(body["estimate_seconds"].as_f64().unwrap() >= 2.0, "{body}");
+    assert!(
+        clock.elapsed() < Duration::from_secs(4),
+        "stopped at the 2 s budget"
+    );
 }
 
 #[test]

@@ -1,4 +1,5 @@
-//! `connect-four`: small boards solved whole by the engine, end to end.
+//! `connect-four`: small boards solved whole by the engine, any board by the search, end to
+//! end.
 
 mod common;
 
@@ -8,7 +9,8 @@ use serde_json::json;
 #[test]
 fn four_by_four_is_a_tie_as_in_tromps_table() {
     // ../shared/reference/solved_games.md: 4 x 4 is a draw (the board fills, a tie here).
-    let v = json(&["connect-four"]);
+    let v = json(&["connect-four", "--width", "4", "--height", "4"]);
+    assert_eq!(v["method"], "engine");
     assert_eq!(
         (&v["outcome"], &v["remoteness"]),
         (&json!("tie"), &json!(16))
@@ -47,11 +49,13 @@ fn a_position_after_some_moves_lists_every_column_best_first() {
 #[test]
 fn boards_too_large_and_bad_moves_are_refused_at_once() {
     let start = std::time::Instant::now();
-    assert!(
-        assert_bad_input(&["connect-four", "--width", "7", "--height", "6"]).contains("129 TiB")
-    );
+    assert!(assert_bad_input(&["connect-four", "--method", "table"]).contains("129 TiB"));
     assert!(start.elapsed().as_secs() < 5, "refused before any work");
-    assert!(assert_bad_input(&["connect-four", "55555"]).contains("not a game on a 4 x 4 board"));
+    assert!(assert_bad_input(&["connect-four", "5555555"]).contains("not a game on a 7 x 6 board"));
+    assert!(
+        assert_bad_input(&["connect-four", "--method", "search", "--db", "x.ppdb"])
+            .contains("--db holds the engine's table")
+    );
     assert!(assert_bad_input(&["connect-four", "1a"]).contains("not a column"));
     assert!(assert_bad_input(&["connect-four", "0"]).contains("not a column"));
     assert!(assert_bad_input(&["connect-four", "--width", "0"]).contains("width"));
@@ -211,4 +215,154 @@ fn a_finished_board_is_answered() {
             "{args:?}"
         );
     }
+}
+
+/// Issue 32: 7 x 6 by default, answered by the search; the published positions agree with
+/// Pascal Pons' solver (tests/reference in the library checks all 200: here two through
+/// the command, in his notation of columns played).
+#[test]
+fn seven_by_six_positions_are_answered_by_search() {
+    // connect_four_7x6_dev.txt: "752276321466322433217754651351 -6 loss 2".
+    let v = json(&["connect-four", "752276321466322433217754651351"]);
+    assert_eq!(v["method"], "search");
+    assert_eq!(
+        (v["width"].as_u64(), v["height"].as_u64()),
+        (Some(7), Some(6))
+    );
+    assert_eq!(
+        (&v["outcome"], &v["remoteness"]),
+        (&json!("loss"), &json!(2))
+    );
+    assert!(v["nodes"].as_u64().unwrap() > 0);
+    assert!(v["seconds"].as_f64().unwrap() >= 0.0);
+    // "1755544276367766243177433654312 0 tie 11": column 2 keeps the tie, every other
+    // column loses in 2.
+    let v = json(&["connect-four", "1755544276367766243177433654312"]);
+    assert_eq!(
+        (&v["outcome"], &v["remoteness"]),
+        (&json!("tie"), &json!(11))
+    );
+    assert_eq!(v["moves"][0]["move"], 2);
+    assert_eq!(v["best_line"].as_array().unwrap().len(), 11);
+    for m in &v["moves"].as_array().unwrap()[1..] {
+        assert_eq!(
+            (&m["outcome"], &m["remoteness"]),
+            (&json!("loss"), &json!(2)),
+            "{m}"
+        );
+    }
+}
+
+#[test]
+fn search_and_table_give_the_same_answers_on_small_boards() {
+    for moves in ["", "2233", "3", "1122", "3333"] {
+        let table = json(&[
+            "connect-four",
+            moves,
+            "--width",
+            "5",
+            "--height",
+            "4",
+            "--method",
+            "table",
+        ]);
+        let search = json(&[
+            "connect-four",
+            moves,
+            "--width",
+            "5",
+            "--height",
+            "4",
+            "--method",
+            "search",
+        ]);
+        assert_eq!(
+            (table["method"].as_str(), search["method"].as_str()),
+            (Some("engine"), Some("search"))
+        );
+        for field in [
+            "outcome",
+            "remoteness",
+            "moves",
+            "winning_moves",
+            "to_move",
+            "position",
+        ] {
+            assert_eq!(table[field], search[field], "{moves}: {field}");
+        }
+        // Both lines are perfect play (they may differ among equal moves): same length.
+        assert_eq!(
+            table["best_line"].as_array().map(Vec::len),
+            search["best_line"].as_array().map(Vec::len),
+            "{moves}"
+        );
+    }
+}
+
+#[test]
+fn a_node_budget_ends_with_what_was_proven() {
+    let message = assert_bad_input(&["connect-four", "44", "--max-nodes", "50000"]);
+    assert!(
+        message.contains("node budget") && message.contains("proven so far"),
+        "{message}"
+    );
+    assert!(
+        assert_bad_input(&[
+            "connect-four",
+            "--width",
+            "4",
+            "--height",
+            "4",
+            "--max-nodes",
+            "5"
+        ])
+        .contains("--method search")
+    );
+}
+
+#[test]
+fn a_batch_answers_each_line_with_one_table() {
+    let out = common::run_with_input(
+        &["connect-four", "--batch"],
+        Some("752276321466322433217754651351\n1755544276367766243177433654312\n9\n"),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "a bad line makes the batch's status 2"
+    );
+    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(
+        (&lines[0]["line"], &lines[0]["outcome"]),
+        (&json!(1), &json!("loss"))
+    );
+    assert_eq!(
+        (&lines[1]["line"], &lines[1]["outcome"]),
+        (&json!(2), &json!("tie"))
+    );
+    assert!(lines[2]["error"].as_str().unwrap().contains("not a game"));
+    assert_eq!(lines[0]["table_bytes"], lines[1]["table_bytes"]);
+}
+
+/// The second audit (issue 30): one column of 63 rows was refused (1.85e18 table indices);
+/// the search answers it at once: the discs alternate, no four, a tie when it fills.
+#[test]
+fn one_tall_column_is_answered_by_search() {
+    let v = json(&["connect-four", "--width", "1", "--height", "63"]);
+    assert_eq!(
+        (&v["method"], &v["outcome"], &v["remoteness"]),
+        (&json!("search"), &json!("tie"), &json!(63))
+    );
+    assert_eq!(v["best_line"].as_array().unwrap().len(), 63);
+    // Two columns of 31: four in a row up a column again.
+    let v = json(&["connect-four", "1212121", "--width", "2", "--height", "31"]);
+    assert_eq!(
+        (&v["outcome"], &v["remoteness"]),
+        (&json!("loss"), &json!(0))
+    );
 }

@@ -133,11 +133,27 @@ fn estimates_are_within_three_times_the_measured_runs() {
     let games: Vec<(Box<dyn EngineGame>, Vec<&str>)> = vec![
         (
             Box::new(ConnectFour::new(5, 4).unwrap()),
-            vec!["connect-four", "--width", "5", "--height", "4"],
+            vec![
+                "connect-four",
+                "--width",
+                "5",
+                "--height",
+                "4",
+                "--method",
+                "table",
+            ],
         ),
         (
             Box::new(ConnectFour::new(6, 4).unwrap()),
-            vec!["connect-four", "--width", "6", "--height", "4"],
+            vec![
+                "connect-four",
+                "--width",
+                "6",
+                "--height",
+                "4",
+                "--method",
+                "table",
+            ],
         ),
         (
             Box::new(Hexapawn::new(4, 4).unwrap()),

@@ -366,6 +366,8 @@ fn a_memory_limit_past_the_machine_is_refused_not_aborted() {
         "7",
         "--height",
         "6",
+        "--method",
+        "table",
         "--memory-limit",
         "200T",
     ];

@@ -139,7 +139,29 @@ fn every_command_validates_against_its_schema() {
             ],
             None,
         ),
-        ("connect-four", &["connect-four"], None),
+        (
+            "connect-four",
+            &["connect-four", "752276321466322433217754651351"],
+            None,
+        ),
+        (
+            "connect-four",
+            &[
+                "connect-four",
+                "--method",
+                "search",
+                "--width",
+                "4",
+                "--height",
+                "4",
+            ],
+            None,
+        ),
+        (
+            "connect-four",
+            &["connect-four", "--batch"],
+            Some("7522763214663224332177546513\n1755544276367766243177433654312\n12x\n"),
+        ),
         (
             "connect-four",
             &["connect-four", "2233", "--width", "5", "--height", "4"],

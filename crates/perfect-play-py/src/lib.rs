@@ -30,23 +30,30 @@ create_exception!(
 const DEFAULT_MEMORY: u64 = 2 << 30;
 
 fn memory_limit(limit: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
+    Ok(given_memory_limit(limit)?.unwrap_or(DEFAULT_MEMORY))
+}
+
+/// The memory limit a call was given, if any (`query` then leaves each game its own
+/// default, as the command line does).
+fn given_memory_limit(limit: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
     let Some(limit) = limit.filter(|l| !l.is_none()) else {
-        return Ok(DEFAULT_MEMORY);
+        return Ok(None);
     };
     if let Ok(bytes) = limit.extract::<u64>() {
-        return Ok(bytes);
+        return Ok(Some(bytes));
     }
     let text: String = limit.extract().map_err(|_| {
         PyValueError::new_err("memory_limit: expected a number of bytes or a size such as \"2G\"")
     })?;
     perfect_play::parse::size(&text)
+        .map(Some)
         .map_err(|e| PyValueError::new_err(format!("memory_limit: {e}")))
 }
 
 /// The budget of a call from Python: its memory limit, no time limit (Ctrl-C stops it).
-fn budget(memory: u64, cancel: &Cancel) -> Budget {
+fn budget(memory: Option<u64>, cancel: &Cancel) -> Budget {
     Budget {
-        memory_limit: Some(memory),
+        memory_limit: memory,
         small: false,
         seconds: None,
         cancel: cancel.clone(),
@@ -114,7 +121,9 @@ fn query_error(e: QueryError) -> PyErr {
     match e {
         QueryError::BadInput(message) => PyValueError::new_err(message),
         QueryError::OverBudget(o) => OverBudget::new_err(o.to_string()),
-        QueryError::OverMemory(message) => OverBudget::new_err(message),
+        QueryError::OverMemory(message) | QueryError::Unfinished(message) => {
+            OverBudget::new_err(message)
+        }
         e => PyRuntimeError::new_err(e.to_string()),
     }
 }
@@ -172,7 +181,7 @@ fn query(
 ) -> PyResult<String> {
     let (info, checked) = game_and_params(game, &params, false)?;
     let cancel = Cancel::new();
-    let budget = budget(self::memory_limit(memory_limit)?, &cancel);
+    let budget = budget(given_memory_limit(memory_limit)?, &cancel);
     let position = position.unwrap_or("");
     let answer = run_cancellable(py, &cancel, || info.answer(&checked, position, &budget))?
         .map_err(query_error)?;
@@ -779,7 +788,7 @@ fn solve(
         .expect("an engine game builds")
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let cancel = Cancel::new();
-    let budget = budget(self::memory_limit(memory_limit)?, &cancel);
+    let budget = budget(Some(self::memory_limit(memory_limit)?), &cancel);
     let options = registry::answers::engine::options(threads, &budget);
     registry::answers::engine::refuse_if_too_large(built.as_ref(), options.memory_limit, &budget)
         .map_err(query_error)?;
@@ -808,7 +817,7 @@ fn solve(
 #[pyfunction]
 fn values_bytes(py: Python<'_>, game: &str, upto: u64) -> PyResult<Vec<u8>> {
     let cancel = Cancel::new();
-    let budget = budget(DEFAULT_MEMORY, &cancel);
+    let budget = budget(Some(DEFAULT_MEMORY), &cancel);
     let game: HeapGame = game
         .parse()
         .map_err(|e: perfect_play::impartial::ImpartialError| {

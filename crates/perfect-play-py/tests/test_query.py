@@ -29,7 +29,7 @@ EXAMPLES = [
     (("octal", "0.77 10 12"), {}, ["octal", "0.77", "10", "12"]),
     (("can-i-win", "10 11"), {}, ["can-i-win", "10", "11"]),
     (("sum", "0.77:10 grundy:12"), {}, ["sum", "0.77:10", "grundy:12"]),
-    (("connect-four", "2233"), {}, ["connect-four", "2233"]),
+    (("connect-four", "2233"), {"width": 4, "height": 4}, ["connect-four", "2233", "--width", "4", "--height", "4"]),
     (("dodgem", None), {"size": 3}, ["dodgem", "--size", "3"]),
     (("mu-torere", None), {}, ["mu-torere"]),
     (("quixo", None), {"size": 3}, ["quixo", "--size", "3"]),
@@ -48,6 +48,17 @@ def test_every_registry_game_has_an_example():
 def test_query_equals_the_command_lines_json(call, params, args):
     game, position = call
     assert perfect_play.query(game, position, **params) == cli(*args)
+
+
+def test_a_7_by_6_position_is_searched_as_the_command_line_does():
+    # connect_four_7x6_dev.txt (Pons' solver): "1755544276367766243177433654312 0 tie 11".
+    moves = "1755544276367766243177433654312"
+    ours, theirs = perfect_play.query("connect-four", moves), cli("connect-four", moves)
+    assert ours["method"] == theirs["method"] == "search"
+    for answer in (ours, theirs):
+        del answer["seconds"], answer["nodes"]  # the time, and the nodes two threads share out
+    assert ours == theirs
+    assert (ours["outcome"], ours["remoteness"]) == ("tie", 11)
 
 
 def test_convenience_functions():
@@ -80,7 +91,7 @@ def test_bad_input_raises_value_error_with_the_message():
 
 def test_over_the_memory_limit_raises_over_budget_with_the_figure():
     with pytest.raises(perfect_play.OverBudget, match="memory limit") as raised:
-        perfect_play.query("connect-four", None, width=6, height=5, memory_limit="1M")
+        perfect_play.query("connect-four", None, width=6, height=5, method="table", memory_limit="1M")
     assert isinstance(raised.value, RuntimeError)
 
 

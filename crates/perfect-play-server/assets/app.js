@@ -223,7 +223,10 @@ function renderStatus(now) {
     return;
   }
   const a = now.answer;
-  const mover = sideToMove(ply()) === 'first' ? 'The first player' : 'The second player';
+  // The answer knows who is to move; the page's own count of plies starts wherever the page
+  // was opened (a Connect Four position given in the address is not the game's start).
+  const side = a.to_move || sideToMove(ply());
+  const mover = side === 'first' ? 'The first player' : 'The second player';
   const you = state.computer === 'none' ? '' :
     computerToMove() ? ' (the computer)' : ' (you)';
   if (!a.moves || a.moves.length === 0) {
@@ -394,8 +397,8 @@ function renderBoard(spec, a, query, live) {
       break;
     }
     case 'connect-four': {
-      const w = a.width || 4;
-      const h = a.height || 4;
+      const w = a.width || 7;
+      const h = a.height || 6;
       const grid = Array.from({ length: h }, () => Array(w).fill('.'));
       const heights = Array(w).fill(0);
       (a.moves_played || []).forEach((c, i) => {

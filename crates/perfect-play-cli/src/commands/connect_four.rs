@@ -1,21 +1,82 @@
-//! `perfect-play connect-four`: a small board solved whole by the engine, then read.
+//! `perfect-play connect-four`: a small board solved whole by the engine, then read; or any
+//! board (7 x 6 by default) answered by the exact search from the position.
 
 use super::engine::{
     database_json, no_files_under_small_budget, open_database, read_database, refuse_if_too_large,
     solve_into_database, solve_with_bar,
 };
-use super::{Budget, CommandError};
-use crate::args::ConnectFourArgs;
+use super::{Budget, CommandError, batch_lines};
+use crate::Io;
+use crate::args::{ConnectFourArgs, ConnectFourMethod};
 use crate::output::{Output, result_sentence, verdict_of};
-use perfect_play::engine::Options;
+use perfect_play::engine::{Options, Solution};
 use perfect_play::games::connect_four::ConnectFour;
-use perfect_play::registry::EngineGame;
-use perfect_play::registry::answers::{connect_four, engine as answers};
+use perfect_play::registry::answers::connect_four::{self, Method, Searcher};
+use perfect_play::registry::answers::engine as answers;
+use perfect_play::registry::{Answer, EngineGame};
+
+/// The method the arguments ask for, `auto` resolved on the board; a database is the table's.
+fn method_of(args: &ConnectFourArgs, board: &ConnectFour) -> Result<Method, CommandError> {
+    let asked = match args.method {
+        ConnectFourMethod::Table => Method::Table,
+        ConnectFourMethod::Search => Method::Search,
+        ConnectFourMethod::Auto if args.db.is_some() => Method::Table,
+        ConnectFourMethod::Auto => Method::Auto,
+    };
+    if asked == Method::Search && args.db.is_some() {
+        return Err("--db holds the engine's table of the whole board: use --method table (or auto) with it".into());
+    }
+    if args.max_nodes.is_some() && asked.resolve(board) == Method::Table {
+        return Err("--max-nodes bounds the search: add --method search (this board is answered from its table)".into());
+    }
+    Ok(asked.resolve(board))
+}
 
 pub fn run(args: &ConnectFourArgs, budget: &Budget, quiet: bool) -> Result<Output, CommandError> {
     let board = ConnectFour::new(args.width, args.height)?;
+    if method_of(args, &board)? == Method::Search {
+        let searcher = Searcher::new(board, connect_four::table_bytes(budget))?;
+        let answer = searcher.answer(
+            &args.moves,
+            budget,
+            args.max_nodes,
+            usize::from(args.threads),
+        )?;
+        return Ok(output(args, &answer, None));
+    }
     let game: &dyn EngineGame = &board;
     game.check_position(Some(&args.moves))?;
+    let (solution, positions, passes, database) = table(args, &board, budget, quiet)?;
+    let position = Some(args.moves.as_str());
+    let read = match (&solution, &args.db) {
+        (Some(solution), _) => game.answer(position, &mut |i| solution.record(i))?,
+        (None, Some(path)) => {
+            let mut db = open_database(game, path)?;
+            read_database(game, &mut db, position)?
+        }
+        (None, None) => unreachable_table()?,
+    };
+    let mut answer = answers::answer_of(&read, database);
+    connect_four::add_board(&mut answer, &board, &args.moves)?;
+    connect_four::add_table(&mut answer, &board, positions, passes);
+    let picture = read.picture.clone();
+    Ok(output(args, &answer, Some((picture, positions))))
+}
+
+/// A table is either solved here or read from a database: never neither.
+fn unreachable_table<T>() -> Result<T, CommandError> {
+    Err("no table to read: neither solved nor a database".into())
+}
+
+/// The board's table: solved in memory, solved into a database, or (None) in a database
+/// that exists, with its positions and passes and the database's JSON object.
+fn table(
+    args: &ConnectFourArgs,
+    board: &ConnectFour,
+    budget: &Budget,
+    quiet: bool,
+) -> Result<(Option<Solution>, u64, u32, Option<serde_json::Value>), CommandError> {
+    let game: &dyn EngineGame = board;
     no_files_under_small_budget(budget, args.db.as_deref())?;
     let limit = budget.memory(2 << 30);
     let existing = args.db.as_ref().filter(|p| p.exists());
@@ -27,17 +88,14 @@ pub fn run(args: &ConnectFourArgs, budget: &Budget, quiet: bool) -> Result<Outpu
         threads: usize::from(args.threads),
         ..Options::default()
     };
-    let position = Some(args.moves.as_str());
-    let (read, positions, passes, database) = match (&args.db, existing) {
+    Ok(match (&args.db, existing) {
         (_, Some(path)) => {
-            let mut db = open_database(game, path)?;
-            let read = read_database(game, &mut db, position)?;
+            let db = open_database(game, path)?;
             let json = database_json(path, db.bytes, db.header.positions, true, false, 0);
-            (read, db.header.positions, 0, Some(json))
+            (None, db.header.positions, 0, Some(json))
         }
         (Some(path), None) => {
             let (solution, bytes) = solve_into_database(game, path, &options, quiet)?;
-            let read = game.answer(position, &mut |i| solution.record(i))?;
             let json = database_json(
                 path,
                 bytes,
@@ -46,44 +104,111 @@ pub fn run(args: &ConnectFourArgs, budget: &Budget, quiet: bool) -> Result<Outpu
                 solution.resumed,
                 solution.already_solved,
             );
-            (read, solution.positions, solution.passes, Some(json))
+            let (positions, passes) = (solution.positions, solution.passes);
+            (Some(solution), positions, passes, Some(json))
         }
         (None, _) => {
             let solution = solve_with_bar(game, &options, None, quiet)?;
-            let read = game.answer(position, &mut |i| solution.record(i))?;
-            (read, solution.positions, solution.passes, None)
+            let (positions, passes) = (solution.positions, solution.passes);
+            (Some(solution), positions, passes, None)
         }
-    };
-    let outcome = read.outcome;
-    let remoteness = read.remoteness;
-    let mark = if read.first_to_move { "x" } else { "o" };
-    let mut answer = answers::answer_of(&read, database);
-    connect_four::add_board(&mut answer, &board, &args.moves)?;
-    connect_four::add_solve(&mut answer, positions, passes);
+    })
+}
+
+/// `--batch`: one position a line, one JSON object a line; the search keeps its table from
+/// line to line, the table method solves the board once.
+pub fn batch(args: &ConnectFourArgs, budget: &Budget, io: &mut Io<'_>) -> Result<(), CommandError> {
+    let board = ConnectFour::new(args.width, args.height)?;
+    let threads = usize::from(args.threads);
+    if method_of(args, &board)? == Method::Search {
+        let searcher = Searcher::new(board, connect_four::table_bytes(budget))?;
+        return batch_lines(io, |line| {
+            Ok(searcher
+                .answer(line.trim(), budget, args.max_nodes, threads)?
+                .to_json())
+        });
+    }
+    let (solution, positions, passes, database) = table(args, &board, budget, true)?;
+    // One database read a line: the file handle is the closure's to use mutably.
+    let db = std::cell::RefCell::new(match (&solution, &args.db) {
+        (None, Some(path)) => Some(open_database(&board, path)?),
+        _ => None,
+    });
+    let game: &dyn EngineGame = &board;
+    batch_lines(io, |line| {
+        let position = Some(line.trim());
+        game.check_position(position)?;
+        let mut db = db.borrow_mut();
+        let read = match (&solution, db.as_mut()) {
+            (Some(solution), _) => game.answer(position, &mut |i| solution.record(i))?,
+            (None, Some(db)) => read_database(game, db, position)?,
+            (None, None) => unreachable_table()?,
+        };
+        let mut answer = answers::answer_of(&read, database.clone());
+        connect_four::add_board(&mut answer, &board, line.trim())?;
+        connect_four::add_table(&mut answer, &board, positions, passes);
+        Ok(answer.to_json())
+    })
+}
+
+/// The text and JSON of an answer; `table` is the picture and the table's positions when the
+/// table answered (the search's answer carries its picture in no field).
+fn output(args: &ConnectFourArgs, answer: &Answer, table: Option<(String, u64)>) -> Output {
     let json = answer.to_json();
+    let mark = if answer.to_move == perfect_play::registry::Side::First {
+        "x"
+    } else {
+        "o"
+    };
     let mut text = format!(
         "Connect Four, {} x {} (columns 1-{}, x moves first):\n",
         args.width, args.height, args.width
     );
-    text.push_str(&read.picture);
+    let picture = match &table {
+        Some((picture, _)) => picture.clone(),
+        None => picture_of(args),
+    };
+    text.push_str(&picture);
     text.push_str(&result_sentence(
         answer.to_move,
         Some(mark),
-        outcome,
-        remoteness.map(u64::from),
+        answer.outcome,
+        answer.remoteness,
         None,
     ));
-    text.push_str(&format!("\nPositions in the table: {positions}.\n"));
-    for m in &read.moves {
+    match &table {
+        Some((_, positions)) => text.push_str(&format!("\nPositions in the table: {positions}.\n")),
+        None => text.push_str(&format!(
+            "\nSearched {} nodes in {:.3} s (a table of {}).\n",
+            json["nodes"],
+            json["seconds"].as_f64().unwrap_or(0.0),
+            perfect_play::parse::human_size(json["table_bytes"].as_u64().unwrap_or(0)),
+        )),
+    }
+    for m in &answer.moves {
         text.push_str(&format!(
             "  column {}: {}\n",
-            m.name,
-            verdict_of(m.outcome, m.remoteness.map(u64::from))
+            m.mv,
+            verdict_of(m.outcome, m.remoteness)
         ));
     }
-    if !read.best_line.is_empty() {
-        let line: Vec<String> = read.best_line.iter().map(ToString::to_string).collect();
+    if let Some(line) = answer.best_line.as_ref().filter(|l| !l.is_empty()) {
+        let line: Vec<String> = line.iter().map(ToString::to_string).collect();
         text.push_str(&format!("Best line: {}\n", line.join(" ")));
     }
-    Ok(Output { text, json })
+    Output { text, json }
+}
+
+/// The board after the moves, drawn (the moves parsed already).
+fn picture_of(args: &ConnectFourArgs) -> String {
+    use perfect_play::registry::BoardGame;
+    ConnectFour::new(args.width, args.height)
+        .ok()
+        .and_then(|board| {
+            board
+                .parse_position(&args.moves)
+                .ok()
+                .map(|b| board.picture(&b))
+        })
+        .unwrap_or_default()
 }

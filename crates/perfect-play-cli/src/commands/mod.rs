@@ -59,6 +59,10 @@ pub fn output_of(
         Command::Tour => tour::run(budget)?,
         Command::Nim(args) => nim::run(args, budget)?,
         Command::TicTacToe(args) => tic_tac_toe::run(args)?,
+        Command::ConnectFour(args) if args.batch => {
+            connect_four::batch(args, budget, io)?;
+            return Ok(None);
+        }
         Command::ConnectFour(args) => connect_four::run(args, budget, quiet)?,
         Command::Solve(args) => engine::solve(args, budget, quiet)?,
         Command::Query(args) => engine::query(args, budget, quiet)?,

@@ -121,6 +121,9 @@ pub enum QueryError {
     /// The work is estimated above the time budget: refused before it starts.
     #[error(transparent)]
     OverBudget(#[from] OverBudget),
+    /// A search stopped at the node budget it was given: what it had proven, in one line.
+    #[error("{0}")]
+    Unfinished(String),
     /// The work was cancelled (its [`crate::budget::Cancel`] raised) before it finished.
     #[error(transparent)]
     Cancelled(#[from] crate::budget::Cancelled),

@@ -22,8 +22,8 @@ pub use board::{AnswerError, BoardGame, EngineGame, MoveAnswer, MoveName, Positi
 
 use crate::budget::Budget;
 use crate::games::{
-    connect_four::ConnectFour, dobutsu::Dobutsu, dodgem::Dodgem, hexapawn::Hexapawn,
-    mu_torere::MuTorere, quixo::Quixo, teeko::Teeko,
+    dobutsu::Dobutsu, dodgem::Dodgem, hexapawn::Hexapawn, mu_torere::MuTorere, quixo::Quixo,
+    teeko::Teeko,
 };
 use crate::tic_tac_toe::{self, TicTacToe};
 use thiserror::Error;
@@ -413,9 +413,13 @@ fn build_tic_tac_toe(_: &Params) -> Result<Box<dyn EngineGame>, RegistryError> {
 }
 
 fn build_connect_four(params: &Params) -> Result<Box<dyn EngineGame>, RegistryError> {
-    let width = params.integer("width").unwrap_or(4) as u32;
-    let height = params.integer("height").unwrap_or(4) as u32;
-    Ok(Box::new(ConnectFour::new(width, height).map_err(variant)?))
+    if params.text("method") == Some("search") {
+        return Err(RegistryError::Variant(
+            "the engine's commands solve the whole table; for the search ask `perfect-play connect-four --method search`".into(),
+        ));
+    }
+    let board = answers::connect_four::board_of(params).map_err(variant)?;
+    Ok(Box::new(board))
 }
 
 fn build_dodgem(params: &Params) -> Result<Box<dyn EngineGame>, RegistryError> {
@@ -727,35 +731,48 @@ pub const GAMES: &[GameInfo] = &[
     GameInfo {
         name: "connect-four",
         aliases: &["c4"],
-        title: "Connect Four (small boards)",
-        description: "four in a row on a small board, solved whole by the engine",
+        title: "Connect Four",
+        description: "four in a row, 7 x 6 by default: small boards solved whole by the engine, larger ones by exact search",
         view: View::ConnectFour,
-        notation: "the columns played, 1-based (2233; 10,11 on wide boards)",
+        notation: "the columns played, 1-based (4453; 10,11 on wide boards)",
         move_notation: "the column, 1-based",
         params: &[
             Param {
                 name: "width",
                 kind: ParamKind::Integer { min: 1, max: 32 },
                 required: false,
-                default: "4",
+                default: "7",
                 help: "columns",
             },
             Param {
                 name: "height",
                 kind: ParamKind::Integer { min: 1, max: 63 },
                 required: false,
-                default: "4",
+                default: "6",
                 help: "rows",
+            },
+            Param {
+                name: "method",
+                kind: ParamKind::Text,
+                required: false,
+                default: "auto",
+                help: "table (the engine solves the whole board), search (alpha-beta from the position) or auto (the table when it solves in about a second)",
             },
         ],
         examples: &[
             Example {
-                position: "",
+                // A 7 x 6 position from the reference set (Pons' solver: -6): the player to
+                // move loses in 2 plies; answered by the search at once.
+                position: "752276321466322433217754651351",
                 params: &[],
             },
             Example {
+                position: "",
+                params: &[("width", "5"), ("height", "4")],
+            },
+            Example {
                 position: "12",
-                params: &[],
+                params: &[("width", "4"), ("height", "4")],
             },
         ],
         engine: Some(build_connect_four),

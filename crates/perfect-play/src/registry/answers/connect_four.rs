@@ -1,12 +1,89 @@
-//! Connect Four on a small board: the engine's table solved in memory, read at the position
-//! after the moves played.
+//! Connect Four: a small board's table solved in memory by the engine and read at the
+//! position after the moves played, or any board (7 x 6 by default) answered by the exact
+//! search from that position.
 
 use super::engine;
 use crate::budget::Budget;
-use crate::engine::{BYTES_PER_POSITION, Solution};
+use crate::engine::{BYTES_PER_POSITION, IndexedGame, Solution};
+use crate::games::connect_four::search::{Bitboards, Discs};
 use crate::games::connect_four::{ConnectFour, parse_columns};
-use crate::registry::{Answer, EngineGame, Params, QueryError};
+use crate::parse;
+use crate::registry::{
+    Answer, BoardGame, EngineGame, MoveAnswer, MoveName, Params, PositionAnswer, QueryError,
+};
+use crate::search::{After, Bounds, Limits, Search, StopReason, Stopped};
 use serde_json::json;
+use std::str::FromStr;
+use std::time::Instant;
+
+/// The board when none is given: the standard one.
+pub const DEFAULT_WIDTH: u32 = 7;
+/// The board when none is given: the standard one.
+pub const DEFAULT_HEIGHT: u32 = 6;
+
+/// The search's transposition table without `--memory-limit`: larger tables cost page
+/// faults and cache misses that a position of a dozen plies or more does not repay
+/// (BENCHMARKS.md: 4453 took 10.9 s with 16 MiB, 14.5 s with 256 MiB, on one core).
+pub const SEARCH_TABLE_BYTES: u64 = 64 << 20;
+/// The search's table at most, whatever the memory limit (the start of 7 x 6 is solved
+/// within it).
+pub const MAX_SEARCH_TABLE_BYTES: u64 = 1 << 30;
+/// The table of an answer under a time budget (the server's: many at once, each short).
+pub const BUDGETED_TABLE_BYTES: u64 = 64 << 20;
+/// Nodes a search may take before it asks the budget's admission for room (a few tens of
+/// milliseconds): most positions finish within it and never wait.
+const QUICK_NODES: u64 = 300_000;
+/// The share of a time budget the search takes before it stops and says what it proved.
+const DEADLINE_SHARE: f64 = 0.85;
+/// The fuzzers' small mode: nodes and table.
+const SMALL_NODES: u64 = 20_000;
+const SMALL_TABLE_BYTES: u64 = 1 << 20;
+
+/// How a position is answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// The engine's table of the whole board, solved in memory (or read from a database).
+    Table,
+    /// The exact search from the position.
+    Search,
+    /// The table when the board solves in about a second, else the search.
+    Auto,
+}
+
+impl FromStr for Method {
+    type Err = QueryError;
+    fn from_str(text: &str) -> Result<Method, QueryError> {
+        match text {
+            "table" => Ok(Method::Table),
+            "search" => Ok(Method::Search),
+            "auto" => Ok(Method::Auto),
+            other => Err(QueryError::BadInput(format!(
+                "method {:?} is not one of table, search, auto",
+                parse::shorten(other)
+            ))),
+        }
+    }
+}
+
+impl Method {
+    /// The method `Auto` stands for on `board`: the table when its solve is estimated at a
+    /// second or less, else the search.
+    #[must_use]
+    pub fn resolve(self, board: &ConnectFour) -> Method {
+        match self {
+            Method::Auto => {
+                let seconds =
+                    IndexedGame::index_count(board) as f64 / BoardGame::indices_per_second(board);
+                if seconds <= 1.0 {
+                    Method::Table
+                } else {
+                    Method::Search
+                }
+            }
+            chosen => chosen,
+        }
+    }
+}
 
 /// The board's own fields of an answer: its size and the columns played.
 ///
@@ -19,35 +96,278 @@ pub fn add_board(answer: &mut Answer, board: &ConnectFour, moves: &str) -> Resul
         .details
         .insert("height".into(), json!(board.height()));
     answer.details.insert("moves_played".into(), json!(played));
-    answer
-        .details
-        .insert("indices".into(), json!(board.index_count()));
-    answer
-        .details
-        .insert("bytes_per_position".into(), json!(BYTES_PER_POSITION));
     Ok(())
 }
 
-/// The solve's own fields of an answer: the positions in its table and its passes.
-pub fn add_solve(answer: &mut Answer, positions_in_table: u64, passes: u32) {
+/// The table's own fields of an answer: its indices, the positions in it and its passes.
+pub fn add_table(answer: &mut Answer, board: &ConnectFour, positions_in_table: u64, passes: u32) {
+    answer
+        .details
+        .insert("indices".into(), json!(IndexedGame::index_count(board)));
+    answer
+        .details
+        .insert("bytes_per_position".into(), json!(BYTES_PER_POSITION));
     answer
         .details
         .insert("positions_in_table".into(), json!(positions_in_table));
     answer.details.insert("passes".into(), json!(passes));
 }
 
-/// The registry's answer: `width` and `height`, `position` the columns played.
+/// The board of the parameters (`width`, `height`; 7 x 6 by default).
 ///
 /// # Errors
-/// A board or moves not accepted, or a table over the memory limit or the budget.
+/// A size the bitboards do not hold.
+pub fn board_of(params: &Params) -> Result<ConnectFour, QueryError> {
+    let width = params.integer("width").unwrap_or(u64::from(DEFAULT_WIDTH)) as u32;
+    let height = params
+        .integer("height")
+        .unwrap_or(u64::from(DEFAULT_HEIGHT)) as u32;
+    ConnectFour::new(width, height).map_err(QueryError::bad)
+}
+
+/// The registry's answer: `width` and `height`, `method`, `position` the columns played.
+///
+/// # Errors
+/// A board or moves not accepted, a table over the memory limit or the budget, or a search
+/// that the budget's deadline stopped (with what it had proven).
 pub fn answer(params: &Params, position: &str, budget: &Budget) -> Result<Answer, QueryError> {
-    let width = params.integer("width").unwrap_or(4) as u32;
-    let height = params.integer("height").unwrap_or(4) as u32;
-    let board = ConnectFour::new(width, height).map_err(QueryError::bad)?;
-    let (read, solution): (_, Solution) =
-        engine::in_memory(&board, Some(position), 0, budget, &|_| {})?;
-    let mut answer = engine::answer_of(&read, None);
-    add_board(&mut answer, &board, position)?;
-    add_solve(&mut answer, solution.positions, solution.passes);
-    Ok(answer)
+    let board = board_of(params)?;
+    let method = params.text("method").unwrap_or("auto").parse::<Method>()?;
+    match method.resolve(&board) {
+        Method::Search => {
+            let searcher = Searcher::new(board, table_bytes(budget))?;
+            searcher.answer(position, budget, None, 0)
+        }
+        _ => {
+            let (read, solution): (_, Solution) =
+                engine::in_memory(&board, Some(position), 0, budget, &|_| {})?;
+            let mut answer = engine::answer_of(&read, None);
+            add_board(&mut answer, &board, position)?;
+            add_table(&mut answer, &board, solution.positions, solution.passes);
+            Ok(answer)
+        }
+    }
+}
+
+/// The search's table under `budget`: [`SEARCH_TABLE_BYTES`], or the memory limit's worth
+/// up to [`MAX_SEARCH_TABLE_BYTES`]; under a time budget (the server's, many answers at
+/// once) at most [`BUDGETED_TABLE_BYTES`].
+#[must_use]
+pub fn table_bytes(budget: &Budget) -> u64 {
+    if budget.small {
+        return SMALL_TABLE_BYTES;
+    }
+    if budget.seconds.is_some() {
+        return budget
+            .memory(BUDGETED_TABLE_BYTES)
+            .min(BUDGETED_TABLE_BYTES);
+    }
+    budget
+        .memory(SEARCH_TABLE_BYTES)
+        .min(MAX_SEARCH_TABLE_BYTES)
+}
+
+/// A board's search, its table kept from one position to the next (a batch's lines).
+#[derive(Debug)]
+pub struct Searcher {
+    board: ConnectFour,
+    search: Search<Bitboards>,
+}
+
+impl Searcher {
+    /// The search of `board` with a table of at most `table_bytes`.
+    ///
+    /// # Errors
+    /// A table that the memory limit cannot hold or the machine cannot allocate.
+    pub fn new(board: ConnectFour, table_bytes: u64) -> Result<Searcher, QueryError> {
+        let rules = Bitboards::new(&board);
+        let search =
+            Search::new(rules, table_bytes).map_err(|e| QueryError::OverMemory(e.to_string()))?;
+        Ok(Searcher { board, search })
+    }
+
+    /// The board.
+    #[must_use]
+    pub fn board(&self) -> &ConnectFour {
+        &self.board
+    }
+
+    /// The table's size in bytes.
+    #[must_use]
+    pub fn table_bytes(&self) -> u64 {
+        self.search.table().bytes()
+    }
+
+    /// The position after the columns `position`, read from the search: its value, every
+    /// column's best first, a best line, with the nodes and seconds it took.
+    ///
+    /// # Errors
+    /// Moves not accepted; a search stopped by the node budget (`max_nodes`) or by the
+    /// budget's cancel flag (past a time budget: [`QueryError::OverBudget`] with the bounds
+    /// proven so far).
+    pub fn answer(
+        &self,
+        position: &str,
+        budget: &Budget,
+        max_nodes: Option<u64>,
+        threads: usize,
+    ) -> Result<Answer, QueryError> {
+        let started = Instant::now();
+        let board = &self.board;
+        let parsed = board.parse_position(position).map_err(QueryError::bad)?;
+        let rules = self.search.game();
+        let discs = rules.discs(&parsed);
+        let max_nodes = if budget.small {
+            Some(max_nodes.unwrap_or(SMALL_NODES).min(SMALL_NODES))
+        } else {
+            max_nodes
+        };
+        let before = self.search.nodes();
+        let mut limits = Limits {
+            // Node limits count from the searcher's start (a batch's table goes on).
+            nodes: Some(before + max_nodes.unwrap_or(QUICK_NODES).min(QUICK_NODES)),
+            cancel: budget.cancel.clone(),
+            // Stop a little before the time budget runs out, so that the answer can say what
+            // was proven before the caller's own deadline cuts it off.
+            deadline: budget
+                .seconds
+                .map(|s| started + std::time::Duration::from_secs_f64(s * DEADLINE_SHARE)),
+            threads,
+        };
+        let mut analysis = self.search.analyse(&discs, &limits);
+        if let Err(Stopped {
+            reason: StopReason::Nodes,
+            ..
+        }) = analysis
+            && max_nodes.is_none_or(|n| n > QUICK_NODES)
+        {
+            // Long work: wait for room as the budget's admission says, then go on from the
+            // table the first try filled.
+            budget.admit(budget.seconds.unwrap_or(f64::INFINITY))?;
+            limits.nodes = max_nodes.map(|n| before + n);
+            analysis = self.search.analyse(&discs, &limits);
+        }
+        let nodes = self.search.nodes() - before;
+        let seconds = started.elapsed().as_secs_f64();
+        let analysis = analysis
+            .map_err(|stopped| self.stopped(position, &discs, stopped, nodes, seconds, budget))?;
+        let (outcome, remoteness) = rules.value_of(discs.moves, analysis.score);
+        let moves: Vec<MoveAnswer> = analysis
+            .moves
+            .iter()
+            .map(|m| {
+                let (outcome, plies) = rules.value_of(discs.moves, m.score);
+                let (ends_game, after) = match m.after {
+                    After::Ends(_) => (true, None),
+                    After::Continue(next) => (
+                        false,
+                        board.notation_after(position, &rules.board(&next), &m.mv),
+                    ),
+                };
+                MoveAnswer {
+                    name: MoveName::Number(m.mv + 1),
+                    outcome,
+                    // The move's value counts it: one ply more than the value of the position it
+                    // leads to, which the score already tells from before the move.
+                    remoteness: Some(plies),
+                    ends_game,
+                    position: after,
+                }
+            })
+            .collect();
+        let read = PositionAnswer {
+            game: EngineGame::name(board),
+            variant: BoardGame::variant(board),
+            first_to_move: board.first_to_move(&parsed),
+            outcome,
+            remoteness: Some(remoteness),
+            moves,
+            best_line: analysis
+                .best_line
+                .iter()
+                .map(|&c| MoveName::Number(c + 1))
+                .collect(),
+            position: board.notation_given(position, &parsed),
+            picture: board.picture(&parsed),
+        };
+        let mut answer = engine::answer_of(&read, None);
+        answer.method = "search".into();
+        add_board(&mut answer, board, position)?;
+        answer.details.insert("nodes".into(), json!(nodes));
+        answer.details.insert("seconds".into(), json!(seconds));
+        answer
+            .details
+            .insert("table_bytes".into(), json!(self.table_bytes()));
+        Ok(answer)
+    }
+
+    /// The refusal of a search that stopped: what it proved, in words.
+    fn stopped(
+        &self,
+        position: &str,
+        discs: &Discs,
+        stopped: Stopped,
+        nodes: u64,
+        seconds: f64,
+        budget: &Budget,
+    ) -> QueryError {
+        let what = format!(
+            "searching Connect Four {} x {} after {} ({nodes} nodes in {seconds:.1} s; proven so far: {})",
+            self.board.width(),
+            self.board.height(),
+            if position.trim().is_empty() {
+                "no moves".to_string()
+            } else {
+                parse::shorten(position)
+            },
+            proven(self.search.game(), discs.moves, stopped.bounds),
+        );
+        match (stopped.reason, budget.seconds) {
+            (StopReason::Nodes, _) => QueryError::Unfinished(format!(
+                "the search stopped at its node budget, {what}; raise --max-nodes or drop it"
+            )),
+            (StopReason::Cancelled | StopReason::Deadline, Some(limit)) => {
+                QueryError::OverBudget(crate::budget::OverBudget {
+                    what,
+                    estimate: seconds.max(limit),
+                    at_least: true,
+                    budget: limit,
+                })
+            }
+            (StopReason::Cancelled | StopReason::Deadline, None) => {
+                QueryError::Cancelled(crate::budget::Cancelled)
+            }
+        }
+    }
+}
+
+/// What score bounds say about the player to move, in words: "a win in at most 13 plies",
+/// "at least a tie", "anything from a loss in 20 plies or more to a win in 9 or more".
+#[must_use]
+pub fn proven(rules: &Bitboards, moves: u32, bounds: Bounds) -> String {
+    let plies = |score: i32| rules.value_of(moves, score).1;
+    let Bounds { lower, upper } = bounds;
+    if lower > 0 {
+        format!("a win in at most {} plies", plies(lower))
+    } else if lower == 0 && upper == 0 {
+        "a tie".into()
+    } else if lower == 0 {
+        format!(
+            "at least a tie (a win, if any, in {} plies or more)",
+            plies(upper)
+        )
+    } else if upper < 0 {
+        format!("a loss in at most {} plies", plies(upper))
+    } else if upper == 0 {
+        format!(
+            "at best a tie (a loss, if any, in {} plies or more)",
+            plies(lower)
+        )
+    } else {
+        format!(
+            "nothing yet beyond the board's limits: from a loss in {} plies or more to a win in {} or more",
+            plies(lower),
+            plies(upper)
+        )
+    }
 }
