@@ -23,7 +23,7 @@ pub struct Cli {
     pub json: bool,
 
     /// Memory a solve may use, e.g. 512M, 8G. Work that needs more is refused at once with
-    /// the figure (defaults: can-i-win 4G, stones 2G, nim 1G, octal, values and sum 2G).
+    /// the figure (defaults: can-i-win 4G, stones 2G, nim 1G, octal, values and sum 2G; connect-four's search table 64M, at most 1G).
     #[arg(long, global = true, value_name = "SIZE", value_parser = parse_size)]
     pub memory_limit: Option<u64>,
 
@@ -47,7 +47,8 @@ pub enum Command {
     /// One position of an engine game: its value, every move's value and a best line, read
     /// from a database when one is given (no solving), else solved in memory first.
     Query(EngineArgs),
-    /// Connect Four on a small board, solved whole by the engine: every column's value.
+    /// Connect Four, 7 x 6 by default: every column's exact value, from the engine's table
+    /// (small boards) or by exact search.
     #[command(name = "connect-four", alias = "c4")]
     ConnectFour(ConnectFourArgs),
     /// The coin game: a pile of N coins, take 1, X or Y; taking the last coin wins. A or B?
@@ -257,7 +258,7 @@ pub struct TicTacToeArgs {
 #[derive(Debug, Args)]
 #[command(
     override_usage = "perfect-play connect-four [OPTIONS] [MOVES]\n       perfect-play connect-four --batch [OPTIONS] < lines-of-MOVES",
-    after_help = "Two methods. The table (small boards: 4 x 4 up to 6 x 4, 5 x 5, 4 x 6): the engine solves every position of the board, two bytes each, then reads the one asked for. The search (any board whose bitboard fits 64 bits: width x (height + 1) <= 64, so 7 x 6, 8 x 7, 9 x 6): alpha-beta from the position over a transposition table (--memory-limit's worth, at most 1 GiB), the exact score found by null-window tests, on every core. Most 7 x 6 positions past a dozen moves take milliseconds; the empty board takes minutes. auto (the default) takes the table when the board solves in about a second.\n\nOutcome and remoteness are for the player to move, in plies: a win in 41 is won by the disc of the 41st ply from here, the loser delaying; a tie, the plies left to fill the board.\n\nExamples:\n  perfect-play connect-four 4453                 7 x 6 after columns 4, 4, 5, 3\n  perfect-play connect-four --width 4 --height 4 the whole 4 x 4 board: a tie\n  perfect-play connect-four 2233 --width 5 --height 4   after columns 2, 2, 3, 3\n  perfect-play connect-four --width 6 --height 4 --db c4-6x4.ppdb   solve once, then read\n  printf '4453\\n44\\n' | perfect-play connect-four --batch   one JSON object a line, one table"
+    after_help = "Two methods. The table (small boards: 4 x 4 up to 6 x 4, 5 x 5, 4 x 6): the engine solves every position of the board, two bytes each, then reads the one asked for. The search (any board whose bitboard fits 64 bits: width x (height + 1) <= 64, so 7 x 6, 8 x 7, 9 x 6): alpha-beta from the position over a transposition table (64 MiB, or --memory-limit's worth up to 1 GiB), the exact score found by null-window tests, on every core. Most 7 x 6 positions past a dozen moves take milliseconds; the empty board takes minutes. auto (the default) takes the table when the board solves in about a second.\n\nOutcome and remoteness are for the player to move, in plies: a win in 41 is won by the disc of the 41st ply from here, the loser delaying; a tie, the plies left to fill the board.\n\nExamples:\n  perfect-play connect-four 4453                 7 x 6 after columns 4, 4, 5, 3\n  perfect-play connect-four --width 4 --height 4 the whole 4 x 4 board: a tie\n  perfect-play connect-four 2233 --width 5 --height 4   after columns 2, 2, 3, 3\n  perfect-play connect-four --width 6 --height 4 --db c4-6x4.ppdb   solve once, then read\n  printf '4453\\n44\\n' | perfect-play connect-four --batch   one JSON object a line, one table"
 )]
 pub struct ConnectFourArgs {
     /// Columns played so far, 1-based, as digits (4453) or a comma list (10,11) for wide
