@@ -1,7 +1,8 @@
 //! Exact search, for positions whose game is too large to tabulate: negamax alpha-beta over
 //! a shared transposition table, the exact score found by null-window tests that narrow its
-//! bounds (Pascal Pons' scheme for Connect Four), on every core at once (Lazy SMP: each thread
-//! runs the same tests in its own move order, and they meet in the table).
+//! bounds (Pascal Pons' scheme for Connect Four), on every core at once (young brothers wait:
+//! near the root, a node's first move is searched alone, then the others side by side on
+//! rayon's pool, all sharing the table).
 //!
 //! A game takes part through [`ScoreGame`]: an integer score for the player to move, larger
 //! is better (a game folds remoteness into it: Connect Four's is the number of the winner's
@@ -490,27 +491,18 @@ impl<G: ScoreGame> Search<G> {
         let mut bounds = Bounds { lower, upper };
         let result = worker.solve(position, &mut bounds);
         worker.flush();
-        let outcomes = [(result, bounds)];
-        if let Some(score) = outcomes.iter().find_map(|(r, _)| r.as_ref().ok().copied()) {
-            return Ok(score);
-        }
-        // Stopped: what was proven.
-        let bounds = outcomes
-            .iter()
-            .fold(Bounds { lower, upper }, |acc, (_, b)| Bounds {
-                lower: acc.lower.max(b.lower),
-                upper: acc.upper.min(b.upper),
-            });
-        let reason = outcomes
-            .iter()
-            .find_map(|(r, _)| match r {
-                Err(Halt::Stop(reason)) => Some(*reason),
-                _ => None,
-            })
-            .unwrap_or(StopReason::Cancelled);
+        let halt = match result {
+            Ok(score) => return Ok(score),
+            Err(halt) => halt,
+        };
+        // Stopped: what the tests so far proved.
         Err(Stopped {
             bounds,
-            reason,
+            reason: match halt {
+                Halt::Stop(reason) => reason,
+                // The root worker has no sibling to be cut off by.
+                Halt::Done => StopReason::Cancelled,
+            },
             nodes: self.nodes() - before,
         })
     }
