@@ -256,26 +256,19 @@ fn seven_by_six_positions_are_answered_by_search() {
 #[test]
 fn search_and_table_give_the_same_answers_on_small_boards() {
     for moves in ["", "2233", "3", "1122", "3333"] {
-        let table = json(&[
-            "connect-four",
-            moves,
-            "--width",
-            "5",
-            "--height",
-            "4",
-            "--method",
-            "table",
-        ]);
-        let search = json(&[
-            "connect-four",
-            moves,
-            "--width",
-            "5",
-            "--height",
-            "4",
-            "--method",
-            "search",
-        ]);
+        let by = |method| {
+            json(&[
+                "connect-four",
+                moves,
+                "--width",
+                "5",
+                "--height",
+                "4",
+                "--method",
+                method,
+            ])
+        };
+        let (table, search) = (by("table"), by("search"));
         assert_eq!(
             (table["method"].as_str(), search["method"].as_str()),
             (Some("engine"), Some("search"))
