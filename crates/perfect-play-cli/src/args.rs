@@ -51,6 +51,9 @@ pub enum Command {
     /// (small boards) or by exact search.
     #[command(name = "connect-four", alias = "c4")]
     ConnectFour(ConnectFourArgs),
+    /// Build an opening book: every position within a few plies of the start searched once
+    /// and kept in a file that `connect-four --db` and `serve --db` answer from at once.
+    Book(BookArgs),
     /// The coin game: a pile of N coins, take 1, X or Y; taking the last coin wins. A or B?
     Coins(CoinsArgs),
     /// Subtraction games: piles of coins, a move takes a number of coins from the set.
@@ -103,7 +106,8 @@ pub struct ServeArgs {
 
     /// A solved database to answer from (written by `perfect-play solve GAME ... --db PATH`;
     /// repeat for several): its game and variant are answered from the file, one block read
-    /// a position, whatever their size.
+    /// a position, whatever their size. A Connect Four opening book (`perfect-play book`)
+    /// is read by the search first.
     #[arg(long, value_name = "PATH")]
     pub db: Vec<std::path::PathBuf>,
 }
@@ -147,6 +151,11 @@ pub struct PlayArgs {
     /// Show every move's value before each of your moves.
     #[arg(long)]
     pub hints: bool,
+
+    /// A solved database or Connect Four opening book the perfect player reads first (as
+    /// `serve --db`; repeat for several).
+    #[arg(long, value_name = "PATH")]
+    pub db: Vec<std::path::PathBuf>,
 
     /// Misère play (nim, coins, subtraction, octal, can-i-win, sum).
     #[arg(long)]
@@ -293,11 +302,58 @@ pub struct ConnectFourArgs {
     pub threads: u16,
 
     /// A database file of the table: read the answer from it when it exists (one block per
-    /// position read, no solve), else solve, write it there and answer. While solving,
+    /// position read, no solve), else solve, write it there and answer. An opening book
+    /// (`perfect-play book connect-four`) is read by the search instead. While solving,
     /// finished tiers go to PATH.partial (and a tier in progress, every 5 minutes, to
     /// PATH.partial.level); a solve cut short (Ctrl-C, killed) resumes from them.
     #[arg(long, value_name = "PATH")]
     pub db: Option<std::path::PathBuf>,
+}
+
+/// Arguments of `perfect-play book`.
+#[derive(Debug, Args)]
+pub struct BookArgs {
+    /// The game the book is for.
+    #[command(subcommand)]
+    pub game: BookGame,
+}
+
+/// The games that take an opening book.
+#[derive(Debug, Subcommand)]
+pub enum BookGame {
+    /// Connect Four: the exact value of every position within --depth plies of the empty
+    /// board (one per mirror pair), found by the search, deepest first so that each search
+    /// finds the ones below it in the table.
+    #[command(
+        name = "connect-four",
+        alias = "c4",
+        after_help = "Examples:\n  perfect-play book connect-four --depth 2 --db c4-7x6-d2.ppdb        (about 1,300 s here)\n  perfect-play connect-four 4 --db c4-7x6-d2.ppdb                    (at once: every column's value)\n  perfect-play book connect-four --width 6 --height 5 --depth 6 --db c4-6x5-d6.ppdb\n\nA book stops a search where it reaches the book, and answers a position at once when it\nholds the position and every position its moves lead to (method \"book\"; the best line\nthen stops at the book's edge). Positions searched go to PATH.partial as they finish: a\nbuild cut short (Ctrl-C, killed) resumes from it."
+    )]
+    ConnectFour(ConnectFourBookArgs),
+}
+
+/// Arguments of `perfect-play book connect-four`.
+#[derive(Debug, Args)]
+pub struct ConnectFourBookArgs {
+    /// Plies from the empty board the book covers (0: the empty board alone).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=42))]
+    pub depth: u32,
+
+    /// The book's file (the engine's database format).
+    #[arg(long, value_name = "PATH")]
+    pub db: std::path::PathBuf,
+
+    /// Columns of the board.
+    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=32))]
+    pub width: u32,
+
+    /// Rows of the board.
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=63))]
+    pub height: u32,
+
+    /// Worker threads, up to 256 (default: one per core).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=256))]
+    pub threads: u16,
 }
 
 /// How `connect-four` answers.

@@ -10,6 +10,7 @@
 use crate::commands::{self, Budget};
 use perfect_play::budget::{Admission, Busy, Cancel};
 use perfect_play::engine::Database;
+use perfect_play::registry::answers::connect_four;
 use perfect_play::registry::{
     self, Answer, EngineGame, GameInfo, ParamKind, Params, QueryError, answers,
 };
@@ -179,6 +180,67 @@ pub struct Explorer {
     pub small_limits: bool,
     /// Solved databases answered from (one block read per position).
     pub databases: Arc<Vec<ServedDatabase>>,
+    /// Opening books the search reads first.
+    pub books: Arc<Vec<ServedBook>>,
+}
+
+/// An opening book served: Connect Four's, on its board.
+#[derive(Debug)]
+pub struct ServedBook {
+    /// Where it is.
+    pub path: PathBuf,
+    /// The book.
+    pub file: connect_four::BookFile,
+}
+
+/// The files `--db` names, each a database of a game's table or a Connect Four opening
+/// book (one book per board).
+///
+/// # Errors
+/// A file that cannot be read or is of no game here, or two books of one board.
+pub fn open_served(paths: &[PathBuf]) -> Result<(Vec<ServedDatabase>, Vec<ServedBook>), String> {
+    let mut databases = Vec::new();
+    let mut books: Vec<ServedBook> = Vec::new();
+    for path in paths {
+        let header = Database::open(path, false)
+            .map_err(|e| e.to_string())?
+            .header;
+        if header.book.is_none() {
+            databases.push(ServedDatabase::open(path)?);
+            continue;
+        }
+        let file = connect_four::open_book(path, BOOK_LISTING_BYTES).map_err(|e| e.to_string())?;
+        let board = (file.board.width(), file.board.height());
+        if books
+            .iter()
+            .any(|b| (b.file.board.width(), b.file.board.height()) == board)
+        {
+            return Err(format!(
+                "{}: a second book of Connect Four {} x {}: give one per board",
+                path.display(),
+                board.0,
+                board.1
+            ));
+        }
+        books.push(ServedBook {
+            path: path.clone(),
+            file,
+        });
+    }
+    Ok((databases, books))
+}
+
+/// The memory a book's positions may be listed in when it is opened.
+const BOOK_LISTING_BYTES: u64 = 2 << 30;
+
+impl ServedBook {
+    /// Whether this book answers `game` with `params` (Connect Four on the book's board).
+    fn serves(&self, game: &str, params: &Params) -> bool {
+        game == "connect-four"
+            && connect_four::board_of(params).is_ok_and(|b| {
+                (b.width(), b.height()) == (self.file.board.width(), self.file.board.height())
+            })
+    }
 }
 
 impl Default for Explorer {
@@ -187,6 +249,7 @@ impl Default for Explorer {
             budget_seconds: 2.0,
             small_limits: false,
             databases: Arc::new(Vec::new()),
+            books: Arc::new(Vec::new()),
         }
     }
 }
@@ -244,8 +307,20 @@ impl Explorer {
                 given.insert(name.clone(), json!(value));
             }
         }
+        let book = self
+            .books
+            .iter()
+            .find(|b| b.serves(spec.name, &checked))
+            .map(|b| &b.file);
         let answer = match self.database_for(spec, &checked) {
             Some(served) => read_served(served, &position)?,
+            None if book.is_some() => connect_four::answer_with_book(
+                &checked,
+                &position,
+                &self.budget(cancel, admission),
+                book,
+            )
+            .map_err(refusal)?,
             None => spec
                 .answer(&checked, &position, &self.budget(cancel, admission))
                 .map_err(refusal)?,

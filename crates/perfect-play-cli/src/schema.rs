@@ -2,10 +2,11 @@
 //! live in `crates/perfect-play-cli/schemas/` and are printed by `perfect-play schema COMMAND`.
 
 /// The commands that have a schema, as `perfect-play schema` accepts them.
-pub const COMMANDS: [&str; 15] = [
+pub const COMMANDS: [&str; 16] = [
     "nim",
     "tic-tac-toe",
     "connect-four",
+    "book",
     "solve",
     "query",
     "coins",
@@ -40,6 +41,7 @@ pub fn schema(command: &str) -> Option<&'static str> {
         "nim" => include_str!("../schemas/nim.schema.json"),
         "tic-tac-toe" => include_str!("../schemas/tic-tac-toe.schema.json"),
         "connect-four" => include_str!("../schemas/connect-four.schema.json"),
+        "book" => include_str!("../schemas/book.schema.json"),
         "solve" => include_str!("../schemas/solve.schema.json"),
         "query" => include_str!("../schemas/query.schema.json"),
         "coins" => include_str!("../schemas/coins.schema.json"),

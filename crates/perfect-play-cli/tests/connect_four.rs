@@ -359,3 +359,230 @@ fn one_tall_column_is_answered_by_search() {
         (&json!("loss"), &json!(0))
     );
 }
+
+/// `book connect-four` writes every position within the plies asked (one per mirror pair);
+/// `connect-four --db BOOK` answers a position it covers with its moves from the book alone
+/// (method `book`), others by search reading the book, all as the engine's table does; a
+/// build cut short resumes from PATH.partial; a damaged or foreign book is refused.
+#[test]
+fn an_opening_book_answers_as_the_table_does() {
+    let db = scratch("c4-5x4-book.ppdb");
+    let db_arg = db.to_str().unwrap();
+    let small = ["--width", "5", "--height", "4"];
+    let build = |plies: &str| {
+        let mut args = vec!["book", "connect-four", "--depth", plies, "--db", db_arg];
+        args.extend(small);
+        json(&args)
+    };
+    let built = build("4");
+    // 1 + 3 + 13 + 50 + 176: positions after 0 to 4 plies, one of each mirror pair.
+    assert_eq!(built["positions"], 243);
+    assert_eq!(built["resumed"], 0);
+    assert_eq!(built["start"], json!({"outcome": "tie", "remoteness": 20}));
+    let bytes = std::fs::read(&db).unwrap();
+    // One batch each: the table solved once, the book read once.
+    let positions = ["3", "33", "1", "254", "2543", "25431", "254315"];
+    let batch = |extra: &[&str]| -> Vec<serde_json::Value> {
+        let mut args = vec!["connect-four", "--batch"];
+        args.extend(small);
+        args.extend(extra);
+        let out = common::run_with_input(&args, Some(&positions.join("\n")));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let tables = batch(&["--method", "table"]);
+    let reads = batch(&["--db", db_arg]);
+    assert_eq!(reads.len(), positions.len());
+    for ((moves, table), read) in positions.iter().zip(&tables).zip(&reads) {
+        let method = if moves.len() < 4 { "book" } else { "search" };
+        assert_eq!(read["method"], method, "{moves}");
+        for field in ["outcome", "remoteness", "winning_moves", "to_move"] {
+            assert_eq!(read[field], table[field], "{moves} {field}");
+        }
+        let values = |v: &serde_json::Value| -> Vec<(String, String)> {
+            let mut all: Vec<_> = v["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| {
+                    (
+                        m["move"].to_string(),
+                        format!("{} {}", m["outcome"], m["remoteness"]),
+                    )
+                })
+                .collect();
+            all.sort();
+            all
+        };
+        assert_eq!(values(read), values(table), "{moves}");
+        // The line read through the book is carried on by the search to the game's end.
+        assert_eq!(read["best_line_complete"], true, "{moves}");
+        assert_eq!(
+            read["best_line"].as_array().unwrap().len() as u64,
+            table["remoteness"].as_u64().unwrap(),
+            "{moves}"
+        );
+        assert_eq!(read["database"]["book_plies"], 4);
+    }
+    // The empty board (no line of a batch).
+    let start = json(&[
+        "connect-four",
+        "--db",
+        db_arg,
+        "--width",
+        "5",
+        "--height",
+        "4",
+    ]);
+    assert_eq!(
+        (&start["method"], &start["outcome"], &start["remoteness"]),
+        (&json!("book"), &json!("tie"), &json!(20))
+    );
+    assert_eq!(start["best_line"].as_array().unwrap().len(), 20);
+    let text = String::from_utf8(
+        run(&[
+            "connect-four",
+            "33",
+            "--db",
+            db_arg,
+            "--width",
+            "5",
+            "--height",
+            "4",
+        ])
+        .stdout,
+    )
+    .unwrap();
+    assert!(
+        text.contains("Read from the opening book (243 positions)"),
+        "{text}"
+    );
+    // A build of another board's book, killed once PATH.partial holds a few positions: the
+    // rerun takes them from it and writes the same book as a build never stopped.
+    let other = scratch("c4-5x5-book.ppdb");
+    let other_arg = other.to_str().unwrap();
+    let other_partial = format!("{other_arg}.partial");
+    let args = [
+        "book",
+        "connect-four",
+        "--depth",
+        "6",
+        "--db",
+        other_arg,
+        "--width",
+        "5",
+        "--height",
+        "5",
+        "--json",
+    ];
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_perfect-play"))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let lines = || {
+        std::fs::read_to_string(&other_partial)
+            .map(|t| t.lines().count())
+            .unwrap_or(0)
+    };
+    let waited = std::time::Instant::now();
+    while lines() < 6 && waited.elapsed().as_secs() < 60 {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(!other.exists(), "killed before the end");
+    let kept = lines() - 1;
+    assert!(kept >= 5, "{kept}");
+    let resumed = json(&args[..args.len() - 1]);
+    assert!(resumed["resumed"].as_u64().unwrap() >= 5, "{resumed}");
+    assert!(!std::path::Path::new(&other_partial).exists());
+    let resumed_bytes = std::fs::read(&other).unwrap();
+    std::fs::remove_file(&other).unwrap();
+    let fresh = json(&args[..args.len() - 1]);
+    assert_eq!(fresh["resumed"], 0);
+    assert_eq!(
+        std::fs::read(&other).unwrap(),
+        resumed_bytes,
+        "the same book"
+    );
+    std::fs::remove_file(&other).unwrap();
+    let partial = format!("{db_arg}.partial");
+    // A partial build of another book is refused, not mixed in.
+    std::fs::write(
+        &partial,
+        "perfect-play book connect-four 5x4 plies 3 keys 0\n",
+    )
+    .unwrap();
+    std::fs::remove_file(&db).unwrap();
+    assert!(
+        assert_bad_input(&[
+            "book",
+            "connect-four",
+            "--depth",
+            "4",
+            "--db",
+            db_arg,
+            "--width",
+            "5",
+            "--height",
+            "4"
+        ])
+        .contains("partial build of another book")
+    );
+    std::fs::remove_file(&partial).unwrap();
+    build("4");
+    // The table method, another board, a damaged file: one line each.
+    assert!(
+        assert_bad_input(&[
+            "connect-four",
+            "--db",
+            db_arg,
+            "--width",
+            "5",
+            "--height",
+            "4",
+            "--method",
+            "table"
+        ])
+        .contains("opening book")
+    );
+    assert!(
+        assert_bad_input(&["connect-four", "--db", db_arg]).contains("a book of the 5 x 4 board")
+    );
+    assert!(
+        assert_bad_input(&[
+            "query",
+            "connect-four",
+            "--width",
+            "5",
+            "--height",
+            "4",
+            "--db",
+            db_arg
+        ])
+        .contains("book of 4 plies")
+    );
+    let mut damaged = bytes.clone();
+    let last = damaged.len() - 6;
+    damaged[last] ^= 0x55;
+    std::fs::write(&db, &damaged).unwrap();
+    assert_bad_input(&[
+        "connect-four",
+        "--db",
+        db_arg,
+        "--width",
+        "5",
+        "--height",
+        "4",
+    ]);
+    std::fs::remove_file(&db).unwrap();
+}

@@ -157,6 +157,90 @@ fn the_readme_names_every_game() {
     }
 }
 
+/// `serve --db BOOK` and `play --db BOOK`: a Connect Four opening book answers the positions
+/// it covers on its board at once (method `book`) and the others by search reading it, as
+/// the table does; other boards are not its.
+#[test]
+fn a_served_opening_book_answers_its_board() {
+    use perfect_play_cli::explorer::open_served;
+    use std::sync::Arc;
+    let dir = std::env::temp_dir().join(format!("pp-registry-book-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("c4-4x4-d3.ppdb");
+    let built = run(&[
+        "book",
+        "connect-four",
+        "--width",
+        "4",
+        "--height",
+        "4",
+        "--depth",
+        "3",
+        "--db",
+        path.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(built.status.success(), "{built:?}");
+    let (databases, books) = open_served(std::slice::from_ref(&path)).unwrap();
+    assert!(databases.is_empty());
+    assert_eq!(books.len(), 1);
+    let with_book = Explorer {
+        books: Arc::new(books),
+        ..Explorer::default()
+    };
+    let unlimited = Explorer {
+        budget_seconds: 600.0,
+        ..Explorer::default()
+    };
+    let query = |position: &str, method: &str| {
+        vec![
+            ("position".to_string(), position.to_string()),
+            ("width".to_string(), "4".to_string()),
+            ("height".to_string(), "4".to_string()),
+            ("method".to_string(), method.to_string()),
+        ]
+    };
+    for (position, method) in [
+        ("", "book"),
+        ("2", "book"),
+        ("23", "book"),
+        ("232", "search"),
+        ("2321", "search"),
+    ] {
+        let read = with_book
+            .answer("connect-four", &query(position, "auto"))
+            .unwrap();
+        assert_eq!(read["method"], method, "{position}");
+        let table = unlimited
+            .answer("connect-four", &query(position, "table"))
+            .unwrap();
+        for field in ["outcome", "remoteness", "winning_moves"] {
+            assert_eq!(read[field], table[field], "{position} {field}");
+        }
+        assert_eq!(
+            read["moves"].as_array().unwrap().len(),
+            table["moves"].as_array().unwrap().len()
+        );
+    }
+    // The table method, or another board, is not the book's.
+    let table = with_book
+        .answer("connect-four", &query("23", "table"))
+        .unwrap();
+    assert_eq!(table["method"], "engine");
+    let other = with_book
+        .answer(
+            "connect-four",
+            &[("width".into(), "5".into()), ("height".into(), "4".into())],
+        )
+        .unwrap();
+    assert_eq!(other["method"], "search");
+    assert!(other.get("book_positions").is_none(), "{other}");
+    // Two books of one board: refused.
+    let twice = open_served(&[path.clone(), path.clone()]).err().unwrap();
+    assert!(twice.contains("second book"), "{twice}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// `serve --db`: a solved database answers its game and variant (from the file, the same
 /// answer as a solve in memory), is listed first among the game's examples, and a file of
 /// another kind is refused when the server starts.

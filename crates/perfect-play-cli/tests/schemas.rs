@@ -66,6 +66,8 @@ fn every_command_validates_against_its_schema() {
     let _ = std::fs::remove_file(&schema_db);
     let engine_db = format!("{schema_db}-engine");
     let _ = std::fs::remove_file(&engine_db);
+    let book_db = format!("{schema_db}-book");
+    let _ = std::fs::remove_file(&book_db);
     let cases: &[(&str, &[&str], Option<&str>)] = &[
         ("nim", &["nim", "3", "4", "5"], None),
         ("nim", &["nim", "1", "2", "3", "--misere"], None),
@@ -178,6 +180,50 @@ fn every_command_validates_against_its_schema() {
                 "3",
             ],
             None,
+        ),
+        (
+            "book",
+            &[
+                "book",
+                "connect-four",
+                "--depth",
+                "3",
+                "--width",
+                "4",
+                "--height",
+                "4",
+                "--db",
+                &book_db,
+            ],
+            None,
+        ),
+        (
+            "connect-four",
+            &[
+                "connect-four",
+                "2",
+                "--width",
+                "4",
+                "--height",
+                "4",
+                "--db",
+                &book_db,
+            ],
+            None,
+        ),
+        (
+            "connect-four",
+            &[
+                "connect-four",
+                "--batch",
+                "--width",
+                "4",
+                "--height",
+                "4",
+                "--db",
+                &book_db,
+            ],
+            Some("22\n2233\n"),
         ),
         ("coins", &["coins", "10", "3", "4"], None),
         (
@@ -293,6 +339,7 @@ fn every_command_validates_against_its_schema() {
     }
     let _ = std::fs::remove_file(&schema_db);
     let _ = std::fs::remove_file(&engine_db);
+    let _ = std::fs::remove_file(&book_db);
 }
 
 #[test]

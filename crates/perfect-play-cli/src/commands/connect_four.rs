@@ -9,11 +9,68 @@ use super::{Budget, CommandError, batch_lines};
 use crate::Io;
 use crate::args::{ConnectFourArgs, ConnectFourMethod};
 use crate::output::{Output, result_sentence, verdict_of};
+use perfect_play::engine::Database;
 use perfect_play::engine::{Options, Solution};
 use perfect_play::games::connect_four::ConnectFour;
-use perfect_play::registry::answers::connect_four::{self, Method, Searcher};
+use perfect_play::registry::answers::connect_four::{self, BookFile, Method, Searcher};
 use perfect_play::registry::answers::engine as answers;
 use perfect_play::registry::{Answer, EngineGame};
+
+/// The opening book `--db` names, if it names one (a file written by `perfect-play book`).
+fn book_of(args: &ConnectFourArgs, budget: &Budget) -> Result<Option<BookFile>, CommandError> {
+    let Some(path) = args.db.as_ref().filter(|p| p.exists()) else {
+        return Ok(None);
+    };
+    no_files_under_small_budget(budget, Some(path))?;
+    let header = Database::open(path, false)?.header;
+    if header.book.is_none() {
+        return Ok(None);
+    }
+    let book = connect_four::open_book(path, budget.memory(BOOK_LISTING_BYTES))?;
+    if (book.board.width(), book.board.height()) != (args.width, args.height) {
+        return Err(format!(
+            "{} is a book of the {} x {} board, not {} x {} (give --width and --height)",
+            path.display(),
+            book.board.width(),
+            book.board.height(),
+            args.width,
+            args.height
+        )
+        .into());
+    }
+    if args.method == ConnectFourMethod::Table {
+        return Err(format!(
+            "{} is an opening book, read by the search: use --method search (or auto) with it",
+            path.display()
+        )
+        .into());
+    }
+    Ok(Some(book))
+}
+
+/// The memory a book's positions may be listed in when it is read.
+const BOOK_LISTING_BYTES: u64 = 2 << 30;
+
+/// The search's answer, from the book when there is one; its `database` object says which.
+fn searched(
+    board: ConnectFour,
+    book: Option<&BookFile>,
+    budget: &Budget,
+) -> Result<Searcher, CommandError> {
+    let mut searcher = Searcher::new(board, connect_four::table_bytes(budget))?;
+    if let Some(book) = book {
+        searcher.set_book(book.book.clone());
+    }
+    Ok(searcher)
+}
+
+/// The `database` object of an answer the book took part in.
+fn book_json(args: &ConnectFourArgs, book: &BookFile) -> serde_json::Value {
+    let path = args.db.as_deref().unwrap_or(std::path::Path::new(""));
+    let mut json = database_json(path, book.bytes, book.book.len() as u64, true, false, 0);
+    json["book_plies"] = serde_json::json!(book.plies);
+    json
+}
 
 /// The method the arguments ask for, `auto` resolved on the board; a database is the table's.
 fn method_of(args: &ConnectFourArgs, board: &ConnectFour) -> Result<Method, CommandError> {
@@ -34,14 +91,20 @@ fn method_of(args: &ConnectFourArgs, board: &ConnectFour) -> Result<Method, Comm
 
 pub fn run(args: &ConnectFourArgs, budget: &Budget, quiet: bool) -> Result<Output, CommandError> {
     let board = ConnectFour::new(args.width, args.height)?;
-    if method_of(args, &board)? == Method::Search {
-        let searcher = Searcher::new(board, connect_four::table_bytes(budget))?;
-        let answer = searcher.answer(
+    let book = book_of(args, budget)?;
+    if book.is_some() || method_of(args, &board)? == Method::Search {
+        let searcher = searched(board, book.as_ref(), budget)?;
+        let mut answer = searcher.answer(
             &args.moves,
             budget,
             args.max_nodes,
             usize::from(args.threads),
         )?;
+        if let Some(book) = &book {
+            answer
+                .details
+                .insert("database".into(), book_json(args, book));
+        }
         return Ok(output(args, &answer, None));
     }
     let game: &dyn EngineGame = &board;
@@ -120,12 +183,17 @@ fn table(
 pub fn batch(args: &ConnectFourArgs, budget: &Budget, io: &mut Io<'_>) -> Result<(), CommandError> {
     let board = ConnectFour::new(args.width, args.height)?;
     let threads = usize::from(args.threads);
-    if method_of(args, &board)? == Method::Search {
-        let searcher = Searcher::new(board, connect_four::table_bytes(budget))?;
+    let book = book_of(args, budget)?;
+    if book.is_some() || method_of(args, &board)? == Method::Search {
+        let searcher = searched(board, book.as_ref(), budget)?;
         return batch_lines(io, |line| {
-            Ok(searcher
-                .answer(line.trim(), budget, args.max_nodes, threads)?
-                .to_json())
+            let mut answer = searcher.answer(line.trim(), budget, args.max_nodes, threads)?;
+            if let Some(book) = &book {
+                answer
+                    .details
+                    .insert("database".into(), book_json(args, book));
+            }
+            Ok(answer.to_json())
         });
     }
     let (solution, positions, passes, database) = table(args, &board, budget, true)?;
@@ -178,6 +246,11 @@ fn output(args: &ConnectFourArgs, answer: &Answer, table: Option<(String, u64)>)
     ));
     match &table {
         Some((_, positions)) => text.push_str(&format!("\nPositions in the table: {positions}.\n")),
+        None if answer.method == "book" => text.push_str(&format!(
+            "\nRead from the opening book ({} positions) in {:.3} s.\n",
+            json["book_positions"],
+            json["seconds"].as_f64().unwrap_or(0.0),
+        )),
         None => text.push_str(&format!(
             "\nSearched {} nodes in {:.3} s (a table of {}).\n",
             json["nodes"],
@@ -194,7 +267,12 @@ fn output(args: &ConnectFourArgs, answer: &Answer, table: Option<(String, u64)>)
     }
     if let Some(line) = answer.best_line.as_ref().filter(|l| !l.is_empty()) {
         let line: Vec<String> = line.iter().map(ToString::to_string).collect();
-        text.push_str(&format!("Best line: {}\n", line.join(" ")));
+        let through = if json["best_line_complete"] == false {
+            " (to the book's edge; ask the position there for the rest)"
+        } else {
+            ""
+        };
+        text.push_str(&format!("Best line{through}: {}\n", line.join(" ")));
     }
     Output { text, json }
 }

@@ -109,6 +109,7 @@ pub(super) fn solve_into_database(
             .into_iter()
             .map(|(k, v)| (k.to_string(), v))
             .collect(),
+        book: None,
     };
     let bytes = database::write(path, &header, solution.records())?;
     checkpoint.remove()?;

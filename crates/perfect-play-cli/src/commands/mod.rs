@@ -1,5 +1,6 @@
 //! One module per subcommand: each turns its arguments into an [`Output`].
 
+mod book;
 mod can_i_win;
 mod connect_four;
 pub(crate) mod engine;
@@ -64,6 +65,7 @@ pub fn output_of(
             return Ok(None);
         }
         Command::ConnectFour(args) => connect_four::run(args, budget, quiet)?,
+        Command::Book(args) => book::run(args, budget, quiet)?,
         Command::Solve(args) => engine::solve(args, budget, quiet)?,
         Command::Query(args) => engine::query(args, budget, quiet)?,
         Command::Board(args) => engine::query(&args.as_query(), budget, quiet)?,

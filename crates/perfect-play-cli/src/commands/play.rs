@@ -28,10 +28,15 @@ pub fn run(args: &PlayArgs, io: &mut Io<'_>) -> Result<(), CommandError> {
         )
     })?;
     let start = start_query(spec, args)?;
+    if io.small_limits && !args.db.is_empty() {
+        return Err("--db is not available under the small budget".into());
+    }
+    let (databases, books) = explorer::open_served(&args.db)?;
     let explorer = Explorer {
         budget_seconds: PLAY_BUDGET_SECONDS,
         small_limits: io.small_limits,
-        ..Explorer::default()
+        databases: std::sync::Arc::new(databases),
+        books: std::sync::Arc::new(books),
     };
     let mut history: Vec<Query> = vec![start];
     let mut line = String::new();

@@ -3,7 +3,7 @@
 use super::CommandError;
 use crate::Io;
 use crate::args::ServeArgs;
-use crate::explorer::{Explorer, ServedDatabase};
+use crate::explorer::{Explorer, open_served};
 use std::sync::Arc;
 
 pub fn run(args: &ServeArgs, io: &mut Io<'_>) -> Result<(), CommandError> {
@@ -11,11 +11,7 @@ pub fn run(args: &ServeArgs, io: &mut Io<'_>) -> Result<(), CommandError> {
         // The fuzz targets run commands in-process: a server would never return.
         return Err("serve does not run under the small budget".into());
     }
-    let databases = args
-        .db
-        .iter()
-        .map(|path| ServedDatabase::open(path))
-        .collect::<Result<Vec<_>, String>>()?;
+    let (databases, books) = open_served(&args.db)?;
     for (i, d) in databases.iter().enumerate() {
         if let Some(twin) = databases[..i]
             .iter()
@@ -34,6 +30,7 @@ pub fn run(args: &ServeArgs, io: &mut Io<'_>) -> Result<(), CommandError> {
         budget_seconds: args.budget,
         small_limits: false,
         databases: Arc::new(databases),
+        books: Arc::new(books),
     });
     let served: Vec<String> = oracle
         .databases
@@ -48,6 +45,20 @@ pub fn run(args: &ServeArgs, io: &mut Io<'_>) -> Result<(), CommandError> {
                 query.join("")
             )
         })
+        .collect();
+    let served: Vec<String> = served
+        .into_iter()
+        .chain(oracle.books.iter().map(|b| {
+            format!(
+                "Connect Four {} x {}, its first {} plies ({}): /?game=connect-four&width={}&height={}",
+                b.file.board.width(),
+                b.file.board.height(),
+                b.file.plies,
+                b.path.display(),
+                b.file.board.width(),
+                b.file.board.height()
+            )
+        }))
         .collect();
     let mut announced = Ok(());
     perfect_play_server::run(&args.host, args.port, oracle, |address| {

@@ -49,6 +49,9 @@ const VERSION: u32 = 1;
 /// Records per compressed block: 64 Ki records, 128 KiB before compression.
 pub const BLOCK_RECORDS: u64 = 1 << 16;
 
+/// The most records per block a reader accepts (a header asking for more is damaged).
+pub const MAX_BLOCK_RECORDS: u64 = 1 << 20;
+
 /// zstd level: the default's speed with most of its ratio on these tables.
 const LEVEL: i32 = 3;
 
@@ -69,6 +72,19 @@ pub struct Header {
     /// build the game again; empty in databases written before they were kept.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub params: Vec<(String, String)>,
+    /// Set when the records are an opening book's, not a whole table's: one per position
+    /// within some plies of the start, in the order of the search's keys.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub book: Option<BookHeader>,
+}
+
+/// What a book's reader needs to list its positions again and check them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BookHeader {
+    /// The plies from the start it covers.
+    pub plies: u32,
+    /// CRC-32 of the positions' keys in order, little-endian 8 bytes each.
+    pub keys_crc32: u32,
 }
 
 fn io_error(path: &Path, why: impl std::fmt::Display) -> EngineError {
@@ -200,6 +216,16 @@ impl Database {
         file.read_exact(&mut header_json).map_err(fail)?;
         let header: Header = serde_json::from_slice(&header_json)
             .map_err(|e| io_error(path, format!("damaged header: {e}")))?;
+        if header.block_records == 0 || header.block_records > MAX_BLOCK_RECORDS {
+            // A block is decompressed into a buffer of its size: a header cannot ask for more.
+            return Err(io_error(
+                path,
+                format!(
+                    "damaged header: {} records a block (at most {MAX_BLOCK_RECORDS})",
+                    header.block_records
+                ),
+            ));
+        }
         let mut long = [0u8; 8];
         file.read_exact(&mut long).map_err(fail)?;
         let blocks = u64::from_le_bytes(long);

@@ -765,6 +765,7 @@ fn a_database_reads_back_every_record_one_block_at_a_time() {
         positions: solution.positions,
         block_records: 1000, // many blocks, to cross their edges
         params: Vec::new(),
+        book: None,
     };
     let bytes = database::write(&path, &header, solution.records()).unwrap();
     let mut db = Database::open(&path, true).unwrap();

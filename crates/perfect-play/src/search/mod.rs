@@ -10,10 +10,12 @@
 //! moves best first. The search gives a position's exact score, every move's, and a best
 //! line; a node budget or a raised [`Cancel`] ends it with the bounds proven so far.
 
+pub mod book;
 pub mod table;
 
 use crate::budget::Cancel;
 use arrayvec::ArrayVec;
+pub use book::{Book, BookError};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 pub use table::{Bounds, TableError, TranspositionTable};
@@ -154,6 +156,9 @@ pub struct Analysis<M, P> {
     pub moves: Vec<MoveScore<M, P>>,
     /// Moves of a game both sides play perfectly from here.
     pub best_line: Vec<M>,
+    /// Whether the best line goes to the end of the game (one read from a [`Book`] stops at
+    /// the book's edge).
+    pub best_line_complete: bool,
     /// Nodes visited.
     pub nodes: u64,
 }
@@ -171,12 +176,14 @@ pub struct Search<G: ScoreGame> {
     game: G,
     table: TranspositionTable,
     nodes: AtomicU64,
+    book: std::sync::Arc<Book>,
 }
 
 /// One thread's search.
 struct Worker<'a, G: ScoreGame> {
     game: &'a G,
     table: &'a TranspositionTable,
+    book: &'a Book,
     /// Plies from the root within which the moves after the first are searched in
     /// parallel (0: one thread).
     split_plies: u32,
@@ -257,6 +264,10 @@ impl<G: ScoreGame> Worker<'_, G> {
             } => (lower, upper, scratch),
         };
         let key = self.game.key(position);
+        let depth = self.game.depth(position);
+        if let Some(score) = self.book.get(depth, key) {
+            return Ok(score);
+        }
         let (mut known_lower, mut known_upper) = (lower, upper);
         if let Some(stored) = self.table.get(key) {
             known_lower = known_lower.max(stored.lower);
@@ -279,7 +290,6 @@ impl<G: ScoreGame> Worker<'_, G> {
         }
         let mut children = ArrayVec::new();
         self.game.children(position, scratch, &mut children);
-        let depth = self.game.depth(position);
         // Enhanced transposition cut-off: a move whose position the table already knows to
         // be bad enough for the opponent cuts without a search. The look-ups also bring the
         // children's buckets into the cache together, while the first child is searched.
@@ -411,6 +421,7 @@ impl<G: ScoreGame> Worker<'_, G> {
         Worker {
             game: self.game,
             table: self.table,
+            book: self.book,
             split_plies: self.split_plies,
             nodes: 0,
             unflushed: 0,
@@ -452,6 +463,7 @@ impl<G: ScoreGame> Search<G> {
             table: TranspositionTable::new(table_bytes, game.key_bits())?,
             game,
             nodes: AtomicU64::new(0),
+            book: std::sync::Arc::default(),
         })
     }
 
@@ -542,6 +554,7 @@ impl<G: ScoreGame> Search<G> {
                 score: self.game.no_moves(position),
                 moves: Vec::new(),
                 best_line: Vec::new(),
+                best_line_complete: true,
                 nodes: 0,
             });
         }
@@ -589,6 +602,7 @@ impl<G: ScoreGame> Search<G> {
             score: best,
             moves,
             best_line,
+            best_line_complete: true,
             nodes: self.nodes() - before,
         })
     }
@@ -602,6 +616,7 @@ impl<G: ScoreGame> Search<G> {
         Worker {
             game: &self.game,
             table: &self.table,
+            book: &self.book,
             split_plies: if threads > 1 { SPLIT_PLIES } else { 0 },
             nodes: 0,
             unflushed: 0,
@@ -637,9 +652,33 @@ impl<G: ScoreGame> Search<G> {
         limits: &Limits,
     ) -> Result<Vec<G::Move>, Stopped> {
         let mut line = vec![first];
-        let mut here = *after;
+        line.extend(self.line_from(*after, -score, limits)?);
+        Ok(line)
+    }
+
+    /// A best line from `position`, whose score for its mover is `score` (known already, as
+    /// a book tells it): at each position the first move in the game's order that keeps the
+    /// score, found by one null-window test each.
+    ///
+    /// # Errors
+    /// [`Stopped`] when the limits end a test first.
+    pub fn line_from_score(
+        &self,
+        position: &G::Position,
+        score: i32,
+        limits: &Limits,
+    ) -> Result<Vec<G::Move>, Stopped> {
+        self.line_from(After::Continue(*position), score, limits)
+    }
+
+    fn line_from(
+        &self,
+        mut here: After<G::Position>,
         // The score of `here` for its mover.
-        let mut expected = -score;
+        mut expected: i32,
+        limits: &Limits,
+    ) -> Result<Vec<G::Move>, Stopped> {
+        let mut line = Vec::new();
         while let After::Continue(position) = here {
             let moves = self.game.moves(&position);
             if moves.is_empty() {

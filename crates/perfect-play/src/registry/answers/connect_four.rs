@@ -4,14 +4,17 @@
 
 use super::engine;
 use crate::budget::Budget;
-use crate::engine::{BYTES_PER_POSITION, IndexedGame, Solution};
+use crate::engine::database::{self, BookHeader, Header};
+use crate::engine::{BYTES_PER_POSITION, Database, IndexedGame, Record, Solution};
 use crate::games::connect_four::search::{Bitboards, Discs};
 use crate::games::connect_four::{ConnectFour, parse_columns};
 use crate::parse;
 use crate::registry::{
     Answer, BoardGame, EngineGame, MoveAnswer, MoveName, Params, PositionAnswer, QueryError,
 };
-use crate::search::{After, Bounds, Limits, Search, StopReason, Stopped};
+use crate::search::{
+    After, Book, BookError, Bounds, Limits, ScoreGame, Search, StopReason, Stopped, book,
+};
 use serde_json::json;
 use std::str::FromStr;
 use std::time::Instant;
@@ -33,6 +36,8 @@ pub const BUDGETED_TABLE_BYTES: u64 = 64 << 20;
 /// Nodes a search may take before it asks the budget's admission for room (a few tens of
 /// milliseconds): most positions finish within it and never wait.
 const QUICK_NODES: u64 = 300_000;
+/// Nodes a best line read from a book may take past the book's edge (about a second).
+const LINE_NODES: u64 = 10_000_000;
 /// The share of a time budget the search takes before it stops and says what it proved.
 const DEADLINE_SHARE: f64 = 0.85;
 /// The fuzzers' small mode: nodes and table.
@@ -131,11 +136,32 @@ pub fn board_of(params: &Params) -> Result<ConnectFour, QueryError> {
 /// A board or moves not accepted, a table over the memory limit or the budget, or a search
 /// that the budget's deadline stopped (with what it had proven).
 pub fn answer(params: &Params, position: &str, budget: &Budget) -> Result<Answer, QueryError> {
+    answer_with_book(params, position, budget, None)
+}
+
+/// [`answer`], the search reading `book` first when it is a book of the board asked about
+/// (method `book` when it holds the position and its moves).
+///
+/// # Errors
+/// As [`answer`].
+pub fn answer_with_book(
+    params: &Params,
+    position: &str,
+    budget: &Budget,
+    book: Option<&BookFile>,
+) -> Result<Answer, QueryError> {
     let board = board_of(params)?;
     let method = params.text("method").unwrap_or("auto").parse::<Method>()?;
-    match method.resolve(&board) {
+    let book = book.filter(|b| {
+        (b.board.width(), b.board.height()) == (board.width(), board.height())
+            && method != Method::Table
+    });
+    match book.map_or(method.resolve(&board), |_| Method::Search) {
         Method::Search => {
-            let searcher = Searcher::new(board, table_bytes(budget))?;
+            let mut searcher = Searcher::new(board, table_bytes(budget))?;
+            if let Some(book) = book {
+                searcher.set_book(book.book.clone());
+            }
             searcher.answer(position, budget, None, 0)
         }
         _ => {
@@ -186,6 +212,18 @@ impl Searcher {
         Ok(Searcher { board, search })
     }
 
+    /// Answer from `book` where it holds the position and its moves, and let the search
+    /// stop where it reaches the book.
+    pub fn set_book(&mut self, book: std::sync::Arc<Book>) {
+        self.search.set_book(book);
+    }
+
+    /// The search underneath (a book's builder scores positions with it).
+    #[must_use]
+    pub fn search(&self) -> &Search<Bitboards> {
+        &self.search
+    }
+
     /// The board.
     #[must_use]
     pub fn board(&self) -> &ConnectFour {
@@ -222,6 +260,12 @@ impl Searcher {
         } else {
             max_nodes
         };
+        if let Some(mut analysis) = self.search.analyse_in_book(&discs) {
+            if !analysis.best_line_complete {
+                self.finish_line(&discs, &mut analysis, budget, started);
+            }
+            return self.answer_of(position, &parsed, &discs, &analysis, "book", started);
+        }
         let before = self.search.nodes();
         let mut limits = Limits {
             // Node limits count from the searcher's start (a batch's table goes on).
@@ -251,6 +295,66 @@ impl Searcher {
         let seconds = started.elapsed().as_secs_f64();
         let analysis = analysis
             .map_err(|stopped| self.stopped(position, &discs, stopped, nodes, seconds, budget))?;
+        let mut answer = self.answer_of(position, &parsed, &discs, &analysis, "search", started)?;
+        answer.details.insert("nodes".into(), json!(nodes));
+        Ok(answer)
+    }
+
+    /// A best line read from the book, carried past the book's edge by the search when that
+    /// takes at most [`LINE_NODES`] nodes (and the budget's time); else left at the edge.
+    fn finish_line(
+        &self,
+        discs: &Discs,
+        analysis: &mut crate::search::Analysis<u32, Discs>,
+        budget: &Budget,
+        started: Instant,
+    ) {
+        let rules = self.search.game();
+        let mut edge = *discs;
+        let mut score = analysis.score;
+        for &column in &analysis.best_line {
+            let next = rules.moves(&edge).into_iter().find(|&(c, _)| c == column);
+            match next {
+                Some((_, After::Continue(p))) => {
+                    edge = p;
+                    score = -score;
+                }
+                _ => return,
+            }
+        }
+        let limits = Limits {
+            nodes: Some(
+                self.search.nodes()
+                    + if budget.small {
+                        SMALL_NODES
+                    } else {
+                        LINE_NODES
+                    },
+            ),
+            cancel: budget.cancel.clone(),
+            deadline: budget
+                .seconds
+                .map(|s| started + std::time::Duration::from_secs_f64(s * DEADLINE_SHARE)),
+            threads: 0,
+        };
+        if let Ok(rest) = self.search.line_from_score(&edge, score, &limits) {
+            analysis.best_line.extend(rest);
+            analysis.best_line_complete = true;
+        }
+    }
+
+    /// The answer of an analysis found by `method` (`search` or `book`).
+    fn answer_of(
+        &self,
+        position: &str,
+        parsed: &crate::games::connect_four::Board,
+        discs: &Discs,
+        analysis: &crate::search::Analysis<u32, Discs>,
+        method: &str,
+        started: Instant,
+    ) -> Result<Answer, QueryError> {
+        let board = &self.board;
+        let rules = self.search.game();
         let (outcome, remoteness) = rules.value_of(discs.moves, analysis.score);
         let moves: Vec<MoveAnswer> = analysis
             .moves
@@ -278,7 +382,7 @@ impl Searcher {
         let read = PositionAnswer {
             game: EngineGame::name(board),
             variant: BoardGame::variant(board),
-            first_to_move: board.first_to_move(&parsed),
+            first_to_move: board.first_to_move(parsed),
             outcome,
             remoteness: Some(remoteness),
             moves,
@@ -287,14 +391,25 @@ impl Searcher {
                 .iter()
                 .map(|&c| MoveName::Number(c + 1))
                 .collect(),
-            position: board.notation_given(position, &parsed),
-            picture: board.picture(&parsed),
+            position: board.notation_given(position, parsed),
+            picture: board.picture(parsed),
         };
         let mut answer = engine::answer_of(&read, None);
-        answer.method = "search".into();
+        answer.method = method.into();
         add_board(&mut answer, board, position)?;
-        answer.details.insert("nodes".into(), json!(nodes));
-        answer.details.insert("seconds".into(), json!(seconds));
+        answer.details.insert("nodes".into(), json!(0));
+        answer
+            .details
+            .insert("seconds".into(), json!(started.elapsed().as_secs_f64()));
+        answer.details.insert(
+            "best_line_complete".into(),
+            json!(analysis.best_line_complete),
+        );
+        if !self.search.book().is_empty() {
+            answer
+                .details
+                .insert("book_positions".into(), json!(self.search.book().len()));
+        }
         answer
             .details
             .insert("table_bytes".into(), json!(self.table_bytes()));
@@ -370,4 +485,161 @@ pub fn proven(rules: &Bitboards, moves: u32, bounds: Bounds) -> String {
             plies(upper)
         )
     }
+}
+
+/// An opening book of a board: every position within `plies` plies of the empty board (one
+/// per key, so one per mirror pair below ten discs) with its exact score, kept in the
+/// engine's database format (see [`write_book`]).
+#[derive(Debug)]
+pub struct BookFile {
+    /// The board.
+    pub board: ConnectFour,
+    /// Plies from the empty board it covers.
+    pub plies: u32,
+    /// The scores.
+    pub book: std::sync::Arc<Book>,
+    /// The file's size in bytes.
+    pub bytes: u64,
+}
+
+/// The positions of a book of `plies` plies on `board`, listed within `memory_limit`.
+///
+/// # Errors
+/// More positions than the memory limit lists ([`QueryError::OverMemory`], with the count).
+pub fn book_positions(
+    board: &ConnectFour,
+    plies: u32,
+    memory_limit: u64,
+) -> Result<Vec<Discs>, QueryError> {
+    let rules = Bitboards::new(board);
+    let start = rules.discs(&crate::game::Game::start(board));
+    book::positions(
+        &rules,
+        &start,
+        plies,
+        memory_limit / book::BYTES_PER_LISTED_POSITION,
+    )
+    .map_err(|e| QueryError::OverMemory(e.to_string()))
+}
+
+/// The header of a book of `positions` on `board`.
+fn book_header(board: &ConnectFour, plies: u32, positions: &[Discs]) -> Header {
+    let rules = Bitboards::new(board);
+    Header {
+        game: BoardGame::name(board).into(),
+        variant: format!("{}, book of {plies} plies", BoardGame::variant(board)),
+        indices: positions.len() as u64,
+        positions: positions.len() as u64,
+        block_records: database::BLOCK_RECORDS,
+        params: BoardGame::params(board)
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+        book: Some(BookHeader {
+            plies,
+            keys_crc32: book::digest(&rules, positions),
+        }),
+    }
+}
+
+/// Write a book: `positions` as [`book_positions`] lists them and their scores, as engine
+/// records (outcome and remoteness for the player to move) in the same order. Returns the
+/// file's size.
+///
+/// # Errors
+/// A file that cannot be written, or scores that are not the positions'.
+pub fn write_book(
+    path: &std::path::Path,
+    board: &ConnectFour,
+    plies: u32,
+    positions: &[Discs],
+    scores: &[i32],
+) -> Result<u64, QueryError> {
+    let rules = Bitboards::new(board);
+    if positions.len() != scores.len() {
+        return Err(QueryError::bad(BookError::Mismatch(format!(
+            "{} positions, {} scores",
+            positions.len(),
+            scores.len()
+        ))));
+    }
+    let records: Vec<Record> = positions
+        .iter()
+        .zip(scores)
+        .map(|(p, &s)| {
+            let (outcome, plies) = rules.value_of(p.moves, s);
+            Record::new(outcome, plies).unwrap_or(Record::HOLE)
+        })
+        .collect();
+    Ok(database::write(
+        path,
+        &book_header(board, plies, positions),
+        &records,
+    )?)
+}
+
+/// Read a book written by [`write_book`]: its positions listed again (within
+/// `memory_limit`) and checked against the file's digest, every block's checksum checked.
+///
+/// # Errors
+/// A file that is not a Connect Four book, damaged, or of other positions.
+pub fn open_book(path: &std::path::Path, memory_limit: u64) -> Result<BookFile, QueryError> {
+    let mut db = Database::open(path, true)?;
+    let header = db.header.clone();
+    let Some(info) = header
+        .book
+        .clone()
+        .filter(|_| header.game == "connect-four")
+    else {
+        return Err(QueryError::BadInput(format!(
+            "{} holds {} {}, not a Connect Four opening book (perfect-play book connect-four writes one)",
+            path.display(),
+            header.game,
+            header.variant
+        )));
+    };
+    let param = |name: &str| {
+        header
+            .params
+            .iter()
+            .find(|(k, _)| k == name)
+            .and_then(|(_, v)| v.parse::<u32>().ok())
+    };
+    let (Some(width), Some(height)) = (param("width"), param("height")) else {
+        return Err(QueryError::BadInput(format!(
+            "{}: the book does not say its board",
+            path.display()
+        )));
+    };
+    let board = ConnectFour::new(width, height).map_err(QueryError::bad)?;
+    let positions = book_positions(&board, info.plies, memory_limit)?;
+    let rules = Bitboards::new(&board);
+    let mismatch = |why: String| {
+        QueryError::BadInput(format!("{}: {}", path.display(), BookError::Mismatch(why)))
+    };
+    if positions.len() as u64 != header.positions
+        || book::digest(&rules, &positions) != info.keys_crc32
+    {
+        return Err(mismatch(format!(
+            "{} positions listed, {} in the file, or their keys differ",
+            positions.len(),
+            header.positions
+        )));
+    }
+    let records = db.all_records()?;
+    let scores = positions
+        .iter()
+        .zip(&records)
+        .map(|(p, r)| match (r.outcome(), r.remoteness()) {
+            (Some(outcome), Some(plies)) => Ok(rules.score_of(p.moves, outcome, plies)),
+            _ => Err(mismatch("a record that is no value".into())),
+        })
+        .collect::<Result<Vec<i32>, _>>()?;
+    let book = Book::new(&rules, &positions, scores).map_err(|e| mismatch(e.to_string()))?;
+    Ok(BookFile {
+        board,
+        plies: info.plies,
+        book: std::sync::Arc::new(book),
+        bytes: db.bytes,
+    })
 }

@@ -235,3 +235,87 @@ fn a_node_budget_ends_with_proven_bounds() {
     cancel.cancel.cancel();
     assert!(search.score(&start, &cancel).is_err());
 }
+
+/// A book of 5 x 4 to 6 plies: every score in it is the table's; a position it covers with
+/// its moves is read from it alone and equals the table (value, every move, a best line
+/// carried on past the book's edge); a search that passes through it agrees too.
+#[test]
+fn a_book_agrees_with_the_table_and_answers_without_search() {
+    use crate::search::book;
+    let game = ConnectFour::new(5, 4).unwrap();
+    let table = solve(&game, &Options::default(), &|_| {}).unwrap();
+    let rules = Bitboards::new(&game);
+    let value = |discs: &Discs| {
+        let r = table
+            .record(table_index(&game, &rules.board(discs)))
+            .unwrap();
+        (r.outcome().unwrap(), r.remoteness().unwrap())
+    };
+    let start = rules.discs(&crate::game::Game::start(&game));
+    let positions = book::positions(&rules, &start, 6, 1 << 20).unwrap();
+    // One per mirror pair: after 1 ply 3 of 5 (columns 1-2, 3, 4-5), after 2 plies 13 of 25
+    // (only 3 then 3 is its own mirror image).
+    let at = |plies| positions.iter().filter(|p| p.moves == plies).count();
+    assert_eq!((at(0), at(1), at(2)), (1, 3, 13));
+    let search = Search::new(rules.clone(), 1 << 22).unwrap();
+    let mut seen = Vec::new();
+    let scores = search
+        .score_all(&positions, &limits(), &mut |i, _| seen.push(i))
+        .unwrap();
+    assert_eq!(seen.len(), positions.len());
+    // Deepest first.
+    assert!(
+        seen.windows(2)
+            .all(|w| positions[w[0]].moves >= positions[w[1]].moves)
+    );
+    for (p, &s) in positions.iter().zip(&scores) {
+        assert_eq!(rules.value_of(p.moves, s), value(p), "{p:?}");
+    }
+    let book = book::Book::new(&rules, &positions, scores.clone()).unwrap();
+    assert_eq!(book.len(), positions.len());
+    assert!(book::Book::new(&rules, &positions, scores[1..].to_vec()).is_err());
+    let mut fresh = Search::new(rules.clone(), 1 << 22).unwrap();
+    fresh.set_book(std::sync::Arc::new(book));
+    for p in positions.iter().filter(|p| p.moves < 6) {
+        let analysis = fresh.analyse_in_book(p).expect("every move is in the book");
+        assert_eq!(analysis.nodes, 0);
+        assert_eq!(rules.value_of(p.moves, analysis.score), value(p));
+        for m in &analysis.moves {
+            if let After::Continue(next) = m.after {
+                let (o, r) = value(&next);
+                assert_eq!(rules.value_of(p.moves, m.score), (o.flip(), r + 1));
+            }
+        }
+        // The line through the book, then on by search: the moves keep the value to the end.
+        let mut line = analysis.best_line.clone();
+        let mut edge = *p;
+        let mut score = analysis.score;
+        for &c in &line {
+            match rules.moves(&edge).into_iter().find(|m| m.0 == c).unwrap().1 {
+                After::Continue(next) => {
+                    edge = next;
+                    score = -score;
+                }
+                After::Ends(_) => break,
+            }
+        }
+        if !analysis.best_line_complete {
+            line.extend(fresh.line_from_score(&edge, score, &limits()).unwrap());
+        }
+        let mut board = rules.board(p);
+        for &column in &line {
+            board = game.drop_disc(&board, column);
+        }
+        assert!(game.is_won(&board) || board.mask.count_ones() == 20);
+        assert_eq!(line.len() as u32, value(p).1, "{p:?}");
+    }
+    // Positions at the edge: in the book, but their moves lead out of it.
+    let edge = positions.iter().find(|p| p.moves == 6).unwrap();
+    assert!(fresh.analyse_in_book(edge).is_none());
+    let searched = fresh.analyse(edge, &limits()).unwrap();
+    assert_eq!(rules.value_of(6, searched.score), value(edge));
+    // The search stops at the book: from the start, only the book's root is looked at.
+    let before = fresh.nodes();
+    assert_eq!(fresh.score(&start, &limits()).unwrap(), scores[0]);
+    assert!(fresh.nodes() - before < 10, "{}", fresh.nodes() - before);
+}
