@@ -327,7 +327,7 @@ pub enum BookGame {
     #[command(
         name = "connect-four",
         alias = "c4",
-        after_help = "Examples:\n  perfect-play book connect-four --depth 2 --db c4-7x6-d2.ppdb        (about 1,300 s here)\n  perfect-play connect-four 4 --db c4-7x6-d2.ppdb                    (at once: every column's value)\n  perfect-play book connect-four --width 6 --height 5 --depth 6 --db c4-6x5-d6.ppdb\n\nA book stops a search where it reaches the book, and answers a position at once when it\nholds the position and every position its moves lead to (method \"book\"; the best line\nthen stops at the book's edge). Positions searched go to PATH.partial as they finish: a\nbuild cut short (Ctrl-C, killed) resumes from it."
+        after_help = "Examples:\n  perfect-play book connect-four --depth 2 --db c4-7x6-d2.ppdb        (11 minutes here, with --memory-limit 1G)\n  perfect-play connect-four 4 --db c4-7x6-d2.ppdb                    (at once: every column's value)\n  perfect-play book connect-four --width 6 --height 5 --depth 6 --db c4-6x5-d6.ppdb\n\nA book stops a search where it reaches the book, and answers a position at once when it\nholds the position and every position its moves lead to (method \"book\"; the best line\nthen stops at the book's edge). Positions searched go to PATH.partial as they finish: a\nbuild cut short (Ctrl-C, killed) resumes from it."
     )]
     ConnectFour(ConnectFourBookArgs),
 }

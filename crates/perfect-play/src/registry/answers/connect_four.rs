@@ -36,8 +36,9 @@ pub const BUDGETED_TABLE_BYTES: u64 = 64 << 20;
 /// Nodes a search may take before it asks the budget's admission for room (a few tens of
 /// milliseconds): most positions finish within it and never wait.
 const QUICK_NODES: u64 = 300_000;
-/// Nodes a best line read from a book may take past the book's edge (about a second).
-const LINE_NODES: u64 = 10_000_000;
+/// Nodes a best line read from a book may take past the book's edge (about a third of a
+/// second: an answer from the book stays quick when the line cannot be finished).
+const LINE_NODES: u64 = 3_000_000;
 /// The share of a time budget the search takes before it stops and says what it proved.
 const DEADLINE_SHARE: f64 = 0.85;
 /// The fuzzers' small mode: nodes and table.
