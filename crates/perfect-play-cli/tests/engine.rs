@@ -251,3 +251,72 @@ fn dobutsu_is_refused_under_the_default_memory_limit_with_its_size() {
     );
     assert!(refused.contains("--memory-limit"), "{refused}");
 }
+
+/// A table over the limits gives way to the proof search (issue 32): Quixo 5 x 5 (4.4 TiB of
+/// table) answers a forced win at once; a small game whose table the memory limit refuses is
+/// answered by the search with the table's values (the moves it decided, every one when all
+/// are); and a position the search cannot decide keeps the table's refusal, with how far the
+/// search looked.
+#[test]
+fn positions_of_games_too_large_to_tabulate_are_answered_by_search() {
+    let v = json(&["quixo", "--size", "5", "xxxx./oooo./...../...../.....:x"]);
+    assert_eq!(v["method"], "search");
+    assert_eq!(
+        (&v["outcome"], &v["remoteness"]),
+        (&json!("win"), &json!(1))
+    );
+    assert_eq!(
+        v["winning_moves"],
+        json!(["e5L", "e4T", "e3T", "e2T", "e1T"])
+    );
+    assert_eq!(v["best_line"], json!(["e5L"]));
+    assert!(v["nodes"].as_u64().unwrap() > 0);
+    // A small game whose table the memory limit refuses: the search's answer is the
+    // table's (the moves it decided; every one when `moves_complete`).
+    for (game, position, extra) in [
+        ("quixo", "xo./ox./...:x", &["--size", "3"][..]),
+        ("quixo", "x.o/.x./o..:o", &["--size", "3"]),
+        ("dodgem", "x../.../.oo:x", &["--size", "3"]),
+        ("dodgem", "x../x../.oo:o", &["--size", "3"]),
+    ] {
+        let mut args = vec![game, position];
+        args.extend(extra);
+        let table = json(&args);
+        args.extend(["--memory-limit", "1K"]);
+        let searched = json(&args);
+        assert_eq!(table["method"], "engine");
+        assert_eq!(searched["method"], "search", "{game} {position}");
+        for field in ["outcome", "remoteness", "to_move", "winning_moves"] {
+            assert_eq!(searched[field], table[field], "{game} {position} {field}");
+        }
+        let decided = searched["moves"].as_array().unwrap();
+        for m in decided {
+            let same = table["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|t| t["move"] == m["move"])
+                .unwrap();
+            assert_eq!(
+                (&m["outcome"], &m["remoteness"]),
+                (&same["outcome"], &same["remoteness"]),
+                "{game} {position}"
+            );
+        }
+        if searched["moves_complete"] == true {
+            assert_eq!(decided.len(), table["moves"].as_array().unwrap().len());
+        }
+        assert_eq!(
+            searched["best_line"].as_array().unwrap().len() as u64,
+            table["remoteness"].as_u64().unwrap()
+        );
+    }
+    // A draw: Mu Torere's start, its table refused by the memory limit; the search finds no
+    // forced win (it cannot prove a draw) and says how far it looked.
+    let refused = assert_bad_input(&["mu-torere", "--memory-limit", "1K"]);
+    assert!(refused.contains("above the memory limit"), "{refused}");
+    assert!(
+        refused.contains("no forced win for either side within"),
+        "{refused}"
+    );
+}

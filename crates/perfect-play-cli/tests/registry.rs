@@ -319,3 +319,40 @@ fn a_served_database_answers_its_variant() {
     assert!(String::from_utf8_lossy(&twice.stderr).contains("both hold dodgem 4x4"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The explorer on a game whose table no budget affords (Quixo 5 x 5): a forced win is
+/// answered by the proof search within the budget; a position it cannot decide is refused
+/// with the table's figure and how far the search looked, inside the budget.
+#[test]
+fn the_explorer_answers_quixo_5_by_5_by_search_within_its_budget() {
+    let explorer = Explorer {
+        budget_seconds: 0.5,
+        ..Explorer::default()
+    };
+    let query = |position: &str| {
+        vec![
+            ("position".to_string(), position.to_string()),
+            ("size".to_string(), "5".to_string()),
+        ]
+    };
+    let won = explorer
+        .answer("quixo", &query("xxxx./oooo./...../...../.....:x"))
+        .unwrap();
+    assert_eq!(won["method"], "search");
+    assert_eq!(won["outcome"], "win");
+    assert_eq!(won["remoteness"], 1);
+    let started = std::time::Instant::now();
+    let open = explorer
+        .answer("quixo", &query("xx.../oo.../...../...../.....:x"))
+        .unwrap_err()
+        .to_string();
+    assert!(started.elapsed().as_secs_f64() < 2.0, "within the budget");
+    assert!(
+        open.contains("solving quixo 5x5 (1694577218886 positions)"),
+        "{open}"
+    );
+    assert!(
+        open.contains("no forced win for either side within"),
+        "{open}"
+    );
+}

@@ -333,6 +333,16 @@ fn every_command_validates_against_its_schema() {
             &["hexapawn", "--width", "4", "--height", "3"],
             None,
         ),
+        (
+            "quixo",
+            &["quixo", "--size", "5", "xxxx./oooo./...../...../.....:x"],
+            None,
+        ),
+        (
+            "query",
+            &["query", "dodgem", "x../x../.oo:o", "--memory-limit", "1K"],
+            None,
+        ),
     ];
     for (command, args, input) in cases {
         check(command, args, *input);

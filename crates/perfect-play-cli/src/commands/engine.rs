@@ -305,10 +305,24 @@ pub(crate) fn query_in_memory(
     budget: &Budget,
     quiet: bool,
 ) -> Result<Output, CommandError> {
-    let (read, _) = with_bar(game, quiet, |progress| {
-        answers::in_memory(game, position, usize::from(threads), budget, progress)
+    let answered = with_bar(game, quiet, |progress| {
+        answers::table_or_search(game, position, usize::from(threads), budget, progress)
     })?;
-    Ok(answer_output(&read, None))
+    let mut output = answer_output(&answered.read, None);
+    if let Some(searched) = answered.searched {
+        output.json = answered.answer().to_json();
+        output.text.push_str(&format!(
+            "By search, without the table: {} nodes in {:.3} s{}.\n",
+            searched.nodes,
+            searched.seconds,
+            if searched.moves_complete {
+                ""
+            } else {
+                " (the moves the limits left undecided are not listed)"
+            }
+        ));
+    }
+    Ok(output)
 }
 
 /// Run `work` with a bar on stderr fed by the engine's progress (positions in finished tiers,

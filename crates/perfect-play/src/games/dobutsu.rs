@@ -859,6 +859,13 @@ impl Dobutsu {
 }
 
 impl BoardGame for Dobutsu {
+    /// A step by its two squares; a drop by its kind and square.
+    fn move_key(&self, mv: &Action) -> u32 {
+        match *mv {
+            Action::Step { from, to } => (from * 12 + to) as u32,
+            Action::Drop { kind, to } => 144 + kind as u32 * 12 + to as u32,
+        }
+    }
     fn name(&self) -> &'static str {
         "dobutsu"
     }

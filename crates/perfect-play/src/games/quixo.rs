@@ -613,6 +613,10 @@ impl IndexedGame for Quixo {
 }
 
 impl BoardGame for Quixo {
+    /// The square taken and the end it goes back in at.
+    fn move_key(&self, mv: &Push) -> u32 {
+        mv.from * 4 + mv.end as u32
+    }
     /// 5.8 million a second measured for 4 x 4 (14.9 s).
     fn indices_per_second(&self) -> f64 {
         5.5e6

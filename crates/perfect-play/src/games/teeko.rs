@@ -419,6 +419,10 @@ impl IndexedGame for Teeko {
 }
 
 impl BoardGame for Teeko {
+    /// The square left (a placement: one past the board) and the square reached.
+    fn move_key(&self, mv: &Placement) -> u32 {
+        mv.from.unwrap_or(self.n * self.n) * 32 + mv.to
+    }
     /// 4.0 million a second measured for 4 x 4 (0.61 s), 2.8 for 5 x 5 (61 s).
     fn indices_per_second(&self) -> f64 {
         3.0e6

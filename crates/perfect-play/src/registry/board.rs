@@ -9,6 +9,7 @@ use crate::engine::{
 use crate::game::{Ending, Transition};
 use crate::games::notation::NotationError;
 use crate::player::Outcome;
+use crate::search::proof::{ProofLimits, ProofSearch, Proven};
 use serde::Serialize;
 use std::fmt;
 
@@ -76,6 +77,30 @@ pub trait BoardGame: IndexedGame + Send + Sync {
     fn indices_per_second(&self) -> f64 {
         crate::registry::answers::engine::POSITIONS_PER_SECOND
     }
+    /// A number for a move that does the same thing wherever it is played (a piece's squares,
+    /// a push's square and side), for the proof search's history heuristic. Any number is
+    /// correct; one per kind of move makes the search faster.
+    fn move_key(&self, mv: &Self::Move) -> u32 {
+        let _ = mv;
+        0
+    }
+}
+
+/// A position answered by the proof search (see [`crate::search::proof`]): its value and the
+/// moves the search decided, or how far it looked when it decided nothing.
+#[derive(Clone, Debug)]
+pub struct Proof {
+    /// The answer, when a forced win or loss was found.
+    pub answer: Option<PositionAnswer>,
+    /// Whether every legal move's value is in the answer (a move the limits left undecided is
+    /// left out).
+    pub moves_complete: bool,
+    /// Nodes visited.
+    pub nodes: u64,
+    /// Plies searched to, whole, at the position (the value's remoteness when decided).
+    pub horizon: u32,
+    /// Why the search stopped without an answer (`None`: it reached its longest horizon).
+    pub stopped: Option<crate::search::StopReason>,
 }
 
 /// One move of a position read from a solved table.
@@ -220,6 +245,12 @@ pub trait EngineGame: Send + Sync {
         position: Option<&str>,
         lookup: &mut dyn FnMut(u64) -> Option<Record>,
     ) -> Result<PositionAnswer, AnswerError>;
+    /// The position named by `position` (the start when `None`) answered by the proof
+    /// search within `limits`, without the table.
+    ///
+    /// # Errors
+    /// A position that does not parse, or a table that cannot be had.
+    fn prove(&self, position: Option<&str>, limits: ProofLimits) -> Result<Proof, AnswerError>;
 }
 
 impl<G: BoardGame> EngineGame for G {
@@ -339,6 +370,103 @@ impl<G: BoardGame> EngineGame for G {
             best_line: read.best_line.iter().map(|m| self.move_name(m)).collect(),
             position: self.notation_given(text, &position),
             picture: self.picture(&position),
+        })
+    }
+
+    fn prove(&self, position: Option<&str>, limits: ProofLimits) -> Result<Proof, AnswerError> {
+        let text = position.unwrap_or("");
+        let position = match position {
+            Some(text) => self.parse_position(text)?,
+            None => self.start(),
+        };
+        let key = |m: &G::Move| self.move_key(m);
+        let bytes = limits.max_entries as u64 * crate::search::proof::BYTES_PER_ENTRY;
+        let mut search = ProofSearch::new(self, &key, limits)
+            .map_err(|_| AnswerError::Engine(EngineError::OutOfMemory { bytes }))?;
+        let proven = match search.prove(&position) {
+            Ok(proven) => proven,
+            Err(unproven) => {
+                return Ok(Proof {
+                    answer: None,
+                    moves_complete: false,
+                    nodes: search.nodes(),
+                    horizon: unproven.horizon,
+                    stopped: unproven.reason,
+                });
+            }
+        };
+        let value = |p: Proven| match p {
+            Proven::Win(k) => (Outcome::Win, k),
+            Proven::Loss(k) => (Outcome::Loss, k),
+        };
+        let legal = self.moves(&position);
+        let mut moves = Vec::with_capacity(legal.len());
+        for mv in &legal {
+            let Ok(proven) = search.prove_move(&position, mv) else {
+                continue;
+            };
+            let (outcome, remoteness) = value(proven);
+            let (after, ends_game) = match self.play(&position, mv) {
+                Transition::Continue { position: next, .. } => {
+                    (self.notation_after(text, &next, mv), false)
+                }
+                Transition::End(_) => (None, true),
+            };
+            moves.push(MoveAnswer {
+                name: self.move_name(mv),
+                outcome,
+                remoteness: Some(remoteness),
+                ends_game,
+                position: after,
+            });
+        }
+        let moves_complete = moves.len() == legal.len();
+        moves.sort_by_key(|m| match m.outcome {
+            Outcome::Win => (0, m.remoteness.unwrap_or(0)),
+            _ => (1, u32::MAX - m.remoteness.unwrap_or(0)),
+        });
+        // A best line: at each position a move that keeps its value, to the end.
+        let mut best_line = Vec::new();
+        let mut here = position.clone();
+        let mut wanted = proven;
+        'line: loop {
+            for mv in self.moves(&here) {
+                if search.prove_move(&here, &mv) != Ok(wanted) {
+                    continue;
+                }
+                best_line.push(self.move_name(&mv));
+                match self.play(&here, &mv) {
+                    Transition::Continue { position: next, .. } => {
+                        here = next;
+                        wanted = match wanted {
+                            Proven::Win(k) => Proven::Loss(k - 1),
+                            Proven::Loss(k) => Proven::Win(k - 1),
+                        };
+                        continue 'line;
+                    }
+                    Transition::End(_) => break 'line,
+                }
+            }
+            // No move keeps it: the end (no moves), or the limits ran out.
+            break;
+        }
+        let (outcome, remoteness) = value(proven);
+        Ok(Proof {
+            answer: Some(PositionAnswer {
+                game: BoardGame::name(self),
+                variant: BoardGame::variant(self),
+                first_to_move: BoardGame::first_to_move(self, &position),
+                outcome,
+                remoteness: Some(remoteness),
+                moves,
+                best_line,
+                position: self.notation_given(text, &position),
+                picture: self.picture(&position),
+            }),
+            moves_complete,
+            nodes: search.nodes(),
+            horizon: remoteness,
+            stopped: None,
         })
     }
 }

@@ -284,8 +284,8 @@ impl GameInfo {
             .ok_or_else(|| QueryError::BadInput(format!("{} has no answer", self.name)))?
             .map_err(QueryError::bad)?;
         let position = Some(position.trim()).filter(|p| !p.is_empty());
-        let (read, _) = answers::engine::in_memory(game.as_ref(), position, 0, budget, &|_| {})?;
-        Ok(answers::engine::answer_of(&read, None))
+        answers::engine::table_or_search(game.as_ref(), position, 0, budget, &|_| {})
+            .map(|answered| answered.answer())
     }
 
     /// The engine game these parameters describe; `None` for a game not solved by the engine.

@@ -11,6 +11,9 @@
 //! line; a node budget or a raised [`Cancel`] ends it with the bounds proven so far.
 
 pub mod book;
+pub mod proof;
+#[cfg(test)]
+mod proof_tests;
 pub mod table;
 
 use crate::budget::Cancel;

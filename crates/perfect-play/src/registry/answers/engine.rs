@@ -4,6 +4,8 @@
 use crate::budget::Budget;
 use crate::engine::{BYTES_PER_POSITION, Options, Progress, Solution};
 use crate::registry::{Answer, EngineGame, MoveValue, PositionAnswer, QueryError, Side};
+use crate::search::StopReason;
+use crate::search::proof::ProofLimits;
 use crate::{Outcome, parse};
 use serde_json::{Map, Value, json};
 
@@ -106,6 +108,148 @@ pub fn in_memory(
         .answer(position, &mut |i| solution.record(i))
         .map_err(QueryError::bad)?;
     Ok((read, solution))
+}
+
+/// Nodes the proof search takes without a time budget (a command line: about ten seconds).
+pub const PROOF_NODES: u64 = 10_000_000;
+/// Nodes the proof search takes under a time budget (a server's answer: a tenth of a second
+/// or so), so that a table refused over the budget is still refused at once when the search
+/// does not decide the position quickly: most forced wins of a few plies are found within it.
+const BUDGETED_PROOF_NODES: u64 = 50_000;
+/// Nodes under the fuzzers' small budget.
+const SMALL_PROOF_NODES: u64 = 5_000;
+/// Bytes the proof search's table keeps a position, the position itself counted at its
+/// largest here (Dobutsu shogi's).
+const PROOF_BYTES_PER_ENTRY: u64 = crate::search::proof::BYTES_PER_ENTRY + 64;
+/// The proof search's table without `--memory-limit`.
+const PROOF_TABLE_BYTES: u64 = 512 << 20;
+
+/// A position answered from the whole game's table when it fits the limits, else by the
+/// proof search (a forced win or loss found within the limits; see
+/// [`crate::search::proof`]). The table's refusal stands, with what the search looked at
+/// added, when the search decides nothing.
+///
+/// # Errors
+/// A position that does not parse, a table over the limits the search could not replace,
+/// or a failed solve.
+pub fn table_or_search(
+    game: &dyn EngineGame,
+    position: Option<&str>,
+    threads: usize,
+    budget: &Budget,
+    progress: &(dyn Fn(&Progress) + Sync),
+) -> Result<Answered, QueryError> {
+    game.check_position(position).map_err(QueryError::bad)?;
+    let options = options(threads, budget);
+    match refuse_if_too_large(game, options.memory_limit, budget) {
+        Ok(()) => {}
+        Err(refusal @ (QueryError::OverMemory(_) | QueryError::OverBudget(_))) => {
+            return by_search(game, position, budget, refusal);
+        }
+        Err(other) => return Err(other),
+    }
+    let solution = game.solve(&options, None, progress)?;
+    let read = game
+        .answer(position, &mut |i| solution.record(i))
+        .map_err(QueryError::bad)?;
+    Ok(Answered {
+        read,
+        searched: None,
+    })
+}
+
+/// A position answered by [`table_or_search`].
+#[derive(Clone, Debug)]
+pub struct Answered {
+    /// The position's value, moves and best line (from the search: the moves it decided).
+    pub read: PositionAnswer,
+    /// How the search went, when it answered.
+    pub searched: Option<Searched>,
+}
+
+/// What the proof search did for an answer.
+#[derive(Clone, Copy, Debug)]
+pub struct Searched {
+    /// Nodes visited.
+    pub nodes: u64,
+    /// Wall time.
+    pub seconds: f64,
+    /// Whether every legal move was decided.
+    pub moves_complete: bool,
+}
+
+impl Answered {
+    /// The registry's answer (method `engine`, or `search` with `nodes` and `seconds`).
+    #[must_use]
+    pub fn answer(&self) -> Answer {
+        let mut answer = answer_of(&self.read, None);
+        if let Some(searched) = self.searched {
+            answer.method = "search".into();
+            answer.moves_complete = searched.moves_complete;
+            answer.details.insert("nodes".into(), json!(searched.nodes));
+            answer
+                .details
+                .insert("seconds".into(), json!(searched.seconds));
+        }
+        answer
+    }
+}
+
+/// The proof search's answer, or `refusal` with what the search looked at.
+fn by_search(
+    game: &dyn EngineGame,
+    position: Option<&str>,
+    budget: &Budget,
+    refusal: QueryError,
+) -> Result<Answered, QueryError> {
+    let started = std::time::Instant::now();
+    let limits = |nodes: u64| ProofLimits {
+        nodes: Some(nodes),
+        cancel: budget.cancel.clone(),
+        deadline: budget
+            .seconds
+            .map(|s| started + std::time::Duration::from_secs_f64(s * 0.85)),
+        max_plies: 200,
+        history: false,
+        max_entries: (budget.memory(PROOF_TABLE_BYTES).min(PROOF_TABLE_BYTES)
+            / PROOF_BYTES_PER_ENTRY) as usize,
+    };
+    let nodes = if budget.small {
+        SMALL_PROOF_NODES
+    } else if budget.seconds.is_some() {
+        BUDGETED_PROOF_NODES
+    } else {
+        PROOF_NODES
+    };
+    let proof = game
+        .prove(position, limits(nodes))
+        .map_err(QueryError::bad)?;
+    let seconds = started.elapsed().as_secs_f64();
+    let Some(read) = proof.answer else {
+        if proof.stopped == Some(StopReason::Cancelled) && budget.seconds.is_none() {
+            return Err(QueryError::Cancelled(crate::budget::Cancelled));
+        }
+        let searched = format!(
+            "a search from the position found no forced win for either side within {} plies ({} nodes in {seconds:.1} s: a draw, or a longer fight)",
+            proof.horizon, proof.nodes,
+        );
+        return Err(match refusal {
+            QueryError::OverMemory(text) => QueryError::OverMemory(format!("{text}; {searched}")),
+            QueryError::OverBudget(mut over) => {
+                over.what = format!("{searched}, and {}", over.what);
+                QueryError::OverBudget(over)
+            }
+            other => other,
+        });
+    };
+    Ok(Answered {
+        read,
+        searched: Some(Searched {
+            nodes: proof.nodes,
+            seconds,
+            moves_complete: proof.moves_complete,
+        }),
+    })
 }
 
 /// The answer of a position read from a table; `database` is the database object when it
