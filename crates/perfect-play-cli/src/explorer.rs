@@ -70,41 +70,15 @@ impl ServedDatabase {
     /// # Errors
     /// A file that cannot be read, or one of a game this tool does not know.
     pub fn open(path: &Path) -> Result<ServedDatabase, String> {
-        let database = Database::open(path, false).map_err(|e| e.to_string())?;
-        let header = database.header.clone();
+        let (engine, database) =
+            answers::engine::open_any_database(path).map_err(|e| e.to_string())?;
         let shown = path.display();
-        let game = registry::find(&header.game)
-            .filter(|g| g.engine.is_some())
-            .ok_or_else(|| {
-                format!(
-                    "{shown} holds {:?}, which is not a game of this tool",
-                    header.game
-                )
-            })?;
-        let engine = game
-            .params_from(&header.params)
-            .ok()
-            .and_then(|params| game.build(&params)?.ok())
-            .filter(|engine| engine.variant() == header.variant)
-            .ok_or_else(|| {
-                format!(
-                    "{shown} holds {} {:?} without the parameters that build it (written by an older version): solve it again",
-                    header.game, header.variant
-                )
-            })?;
+        let game = registry::find(engine.name())
+            .ok_or_else(|| format!("{shown} holds {}, not a game of this tool", engine.name()))?;
         if !crate::args::reads_databases(game.name) {
             return Err(format!(
                 "{shown} holds {}, which is answered by solving at once, not from a database",
                 game.name
-            ));
-        }
-        if engine.index_count() != header.indices {
-            return Err(format!(
-                "{shown} holds {} {} with {} indices, not the {} this build numbers: solve it again",
-                header.game,
-                header.variant,
-                header.indices,
-                engine.index_count()
             ));
         }
         let params = engine.params();

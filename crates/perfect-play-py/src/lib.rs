@@ -771,16 +771,21 @@ fn solve_graph(
     })
 }
 
-/// Solve a game of the registry whole with the engine (`params` as the API names them), in
-/// memory: its table and how the positions reachable from the start divide.
+/// Solve a game of the registry whole with the engine (`params` as the API names them): its
+/// table and how the positions reachable from the start divide. With `db`, an existing
+/// database is read instead of solving, and a missing one is written there (finished tiers
+/// kept in `db + ".partial"` meanwhile, so that a solve cut short resumes). `progress`: a bar
+/// on stderr while the engine solves.
 #[pyfunction]
-#[pyo3(signature = (game, params = Vec::new(), memory_limit = None, threads = 0))]
+#[pyo3(signature = (game, params = Vec::new(), memory_limit = None, threads = 0, db = None, progress = false))]
 fn solve(
     py: Python<'_>,
     game: &str,
     params: Vec<(String, String)>,
     memory_limit: Option<&Bound<'_, PyAny>>,
     threads: usize,
+    db: Option<std::path::PathBuf>,
+    progress: bool,
 ) -> PyResult<Solution> {
     let (info, checked) = game_and_params(game, &params, true)?;
     let built = info
@@ -790,18 +795,29 @@ fn solve(
     let cancel = Cancel::new();
     let budget = budget(Some(self::memory_limit(memory_limit)?), &cancel);
     let options = registry::answers::engine::options(threads, &budget);
+    if let Some(path) = db.as_ref().filter(|p| p.exists()) {
+        let database =
+            registry::answers::engine::open_database(built.as_ref(), path).map_err(query_error)?;
+        return loaded(py, built, database, path, &options, &cancel);
+    }
     registry::answers::engine::refuse_if_too_large(built.as_ref(), options.memory_limit, &budget)
         .map_err(query_error)?;
     let game_ref = built.as_ref();
+    let bar = engine_bar(progress, game_ref);
+    let on_pass = |p: &engine::Progress| bar.set_position(p.indices_solved);
     let (table, counts) = run_cancellable(py, &cancel, || {
-        let table = game_ref.solve(&options, None, &|_| {})?;
+        let table = match &db {
+            Some(path) => {
+                registry::answers::engine::solve_into_database(game_ref, path, &options, &on_pass)?
+                    .0
+            }
+            None => game_ref.solve(&options, None, &on_pass)?,
+        };
         let counts = game_ref.reachable_counts(&table, &options)?;
         Ok::<_, engine::EngineError>((table, counts))
     })?
-    .map_err(|e| match e {
-        e @ engine::EngineError::OverMemory { .. } => OverBudget::new_err(e.to_string()),
-        e => PyRuntimeError::new_err(e.to_string()),
-    })?;
+    .map_err(engine_error)?;
+    bar.finish_and_clear();
     Ok(Solution {
         kind: Kind::Engine {
             game: built,
@@ -810,6 +826,89 @@ fn solve(
         },
         solution: None,
     })
+}
+
+/// Open a database written by `solve(..., db=...)` or `perfect-play solve GAME --db PATH`:
+/// the game it holds is built from its header, its table read whole into memory (two bytes
+/// a position; refused past `memory_limit`).
+#[pyfunction]
+#[pyo3(signature = (path, memory_limit = None, threads = 0))]
+fn open_db(
+    py: Python<'_>,
+    path: std::path::PathBuf,
+    memory_limit: Option<&Bound<'_, PyAny>>,
+    threads: usize,
+) -> PyResult<Solution> {
+    let cancel = Cancel::new();
+    let budget = budget(Some(self::memory_limit(memory_limit)?), &cancel);
+    let options = registry::answers::engine::options(threads, &budget);
+    let (game, database) =
+        registry::answers::engine::open_any_database(&path).map_err(query_error)?;
+    loaded(py, game, database, &path, &options, &cancel)
+}
+
+/// A database read whole into a [`Solution`], within the memory limit.
+fn loaded(
+    py: Python<'_>,
+    game: Box<dyn registry::EngineGame>,
+    mut database: engine::Database,
+    path: &std::path::Path,
+    options: &Options,
+    cancel: &Cancel,
+) -> PyResult<Solution> {
+    let bytes = database.header.indices.saturating_mul(2);
+    if bytes > options.memory_limit {
+        return Err(OverBudget::new_err(format!(
+            "{} holds {} records, {} in memory, above the memory limit of {}; raise memory_limit",
+            path.display(),
+            database.header.indices,
+            perfect_play::parse::human_size(bytes),
+            perfect_play::parse::human_size(options.memory_limit)
+        )));
+    }
+    let game_ref = game.as_ref();
+    let (table, counts) = run_cancellable(py, cancel, || {
+        let table = engine::Solution::from_records(database.all_records()?);
+        let counts = game_ref.reachable_counts(&table, options)?;
+        Ok::<_, engine::EngineError>((table, counts))
+    })?
+    .map_err(engine_error)?;
+    Ok(Solution {
+        kind: Kind::Engine {
+            game,
+            table,
+            counts,
+        },
+        solution: None,
+    })
+}
+
+/// An engine's error as Python's: over memory is [`OverBudget`], a damaged file or bad
+/// input `ValueError`, anything else `RuntimeError`.
+fn engine_error(e: engine::EngineError) -> PyErr {
+    match e {
+        e @ (engine::EngineError::OverMemory { .. } | engine::EngineError::OverMachine { .. }) => {
+            OverBudget::new_err(e.to_string())
+        }
+        e @ engine::EngineError::Database { .. } => PyValueError::new_err(e.to_string()),
+        e => PyRuntimeError::new_err(e.to_string()),
+    }
+}
+
+/// A bar of the engine's positions solved (hidden unless `show`).
+fn engine_bar(show: bool, game: &dyn registry::EngineGame) -> ProgressBar {
+    if !show {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(game.index_count());
+    bar.set_style(
+        ProgressStyle::with_template(
+            "solving [{bar:40}] {human_pos}/{human_len} positions ({per_sec}, {elapsed}, eta {eta})",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> "),
+    );
+    bar
 }
 
 /// The Grundy values of an impartial heap game for heaps `0..=upto`, as little-endian
@@ -853,6 +952,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve_game, m)?)?;
     m.add_function(wrap_pyfunction!(solve_graph, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(open_db, m)?)?;
     m.add_function(wrap_pyfunction!(values_bytes, m)?)?;
     m.add_class::<Solution>()?;
     m.add("OverBudget", m.py().get_type::<OverBudget>())?;

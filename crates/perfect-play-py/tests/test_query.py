@@ -110,6 +110,39 @@ def test_solve_an_engine_game_whole():
         perfect_play.solve("nim")
 
 
+def test_solve_into_a_database_then_open_it(tmp_path):
+    path = tmp_path / "q3.ppdb"
+    written = perfect_play.solve("quixo", size=3, db=path)
+    assert path.exists() and not (tmp_path / "q3.ppdb.partial").exists()
+    # Read back by solve (no solving: the file is the table) and by open_db (the game and
+    # variant from the file's header), with the same values and counts.
+    again = perfect_play.solve("quixo", size=3, db=path)
+    opened = perfect_play.open_db(path)
+    for solution in (again, opened):
+        assert solution.value(None) == written.value(None) == {"outcome": "win", "remoteness": 7}
+        assert solution.moves("xo./ox./...:x") == written.moves("xo./ox./...:x")
+        assert solution.counts == written.counts
+    # The command line reads the same file.
+    assert cli("query", "quixo", "--size", "3", "--db", str(path))["outcome"] == "win"
+    # Another game's file, a file too large for the memory limit, not a database at all.
+    with pytest.raises(ValueError, match="holds quixo 3x3, not dodgem 3x3"):
+        perfect_play.solve("dodgem", size=3, db=path)
+    with pytest.raises(perfect_play.OverBudget, match="raise memory_limit"):
+        perfect_play.open_db(path, memory_limit="1K")
+    bogus = tmp_path / "bogus.ppdb"
+    bogus.write_bytes(b"not a database")
+    with pytest.raises(ValueError, match="bogus.ppdb"):
+        perfect_play.open_db(bogus)
+
+
+def test_an_opening_book_is_not_a_table(tmp_path):
+    book = tmp_path / "c4-4x4-d2.ppdb"
+    subprocess.run([BINARY, "book", "connect-four", "--width", "4", "--height", "4", "--depth", "2",
+                    "--db", str(book)], check=True, capture_output=True)
+    with pytest.raises(ValueError, match="opening book"):
+        perfect_play.open_db(book)
+
+
 def test_the_package_docstring_examples_run():
     import doctest
 

@@ -8,7 +8,7 @@ use crate::output::{Output, result_sentence, verdict_of};
 use crate::progress;
 use perfect_play::Outcome;
 use perfect_play::engine::Progress;
-use perfect_play::engine::{BYTES_PER_POSITION, Checkpoint, Database, Options, Solution, database};
+use perfect_play::engine::{BYTES_PER_POSITION, Checkpoint, Database, Options, Solution};
 use perfect_play::registry::answers::engine as answers;
 use perfect_play::registry::{EngineGame, PositionAnswer, QueryError, Side};
 use serde_json::json;
@@ -57,20 +57,7 @@ pub(super) fn refuse_if_too_large(
 
 /// An existing database for this game and variant, opened; another game's is refused.
 pub(super) fn open_database(game: &dyn EngineGame, path: &Path) -> Result<Database, CommandError> {
-    let db = Database::open(path, false)?;
-    let h = &db.header;
-    if h.game != game.name() || h.variant != game.variant() || h.indices != game.index_count() {
-        return Err(format!(
-            "{} holds {} {}, not {} {}",
-            path.display(),
-            h.game,
-            h.variant,
-            game.name(),
-            game.variant()
-        )
-        .into());
-    }
-    Ok(db)
+    Ok(answers::open_database(game, path)?)
 }
 
 /// The fuzz targets run with the small budget: they must not write files.
@@ -84,36 +71,17 @@ pub(super) fn no_files_under_small_budget(
     Ok(())
 }
 
-/// Solve the whole game and write it as a database at `path` (finished tiers going to
-/// `path.partial` meanwhile, which a killed solve resumes from); returns the solution and
-/// the database's size.
+/// Solve the whole game into a database at `path` with a bar (see
+/// [`answers::solve_into_database`]); returns the solution and the database's size.
 pub(super) fn solve_into_database(
     game: &dyn EngineGame,
     path: &Path,
     options: &Options,
     quiet: bool,
 ) -> Result<(Solution, u64), CommandError> {
-    let mut partial = path.as_os_str().to_owned();
-    partial.push(".partial");
-    let identity = format!("{} {}", game.name(), game.variant());
-    let mut checkpoint = Checkpoint::open(Path::new(&partial), &identity)?;
-    let solution = solve_with_bar(game, options, Some(&mut checkpoint), quiet)?;
-    let header = database::Header {
-        game: game.name().into(),
-        variant: game.variant(),
-        indices: game.index_count(),
-        positions: solution.positions,
-        block_records: database::BLOCK_RECORDS,
-        params: game
-            .params()
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect(),
-        book: None,
-    };
-    let bytes = database::write(path, &header, solution.records())?;
-    checkpoint.remove()?;
-    Ok((solution, bytes))
+    with_bar(game, quiet, |progress| {
+        answers::solve_into_database(game, path, options, progress).map_err(QueryError::from)
+    })
 }
 
 /// `position` (the start when none) read from an open database: one block per record needed.

@@ -33,6 +33,7 @@ __all__ = [
     "coins",
     "games",
     "nim",
+    "open_db",
     "query",
     "solve",
     "solve_game",
@@ -126,12 +127,27 @@ def values(game: str, upto: int) -> "array.array[int]":
     return out
 
 
-def solve(game: str, *, memory_limit: MemoryLimit = None, threads: int = 0, **params: Any) -> Solution:
-    """Solve a game of the registry whole with the engine, in memory (``solve("quixo",
-    size=3)``): positions in the game's notation (``value("x../.o./...:x")``, ``None`` for the
-    start), every move's value, a best line, and how the reachable positions divide."""
+def solve(game: str, *, memory_limit: MemoryLimit = None, threads: int = 0,
+          db: Union[str, "os.PathLike[str]", None] = None, progress: bool = False,
+          **params: Any) -> Solution:
+    """Solve a game of the registry whole with the engine (``solve("quixo", size=3)``):
+    positions in the game's notation (``value("x../.o./...:x")``, ``None`` for the start),
+    every move's value, a best line, and how the reachable positions divide. With ``db``, a
+    database there is read instead of solving (``ValueError`` if it holds another game), and a
+    missing one is written (a solve cut short resumes from ``db + ".partial"``); the files are
+    those of ``perfect-play solve GAME --db PATH``. ``progress``: a bar on stderr while the
+    engine solves."""
     pairs = [(name, _param_text(value)) for name, value in params.items() if value is not None]
-    return _native.solve(game, pairs, memory_limit, threads)
+    path = None if db is None else os.fspath(db)
+    return _native.solve(game, pairs, memory_limit, threads, path, progress)
+
+
+def open_db(path: Union[str, "os.PathLike[str]"], *, memory_limit: MemoryLimit = None,
+            threads: int = 0) -> Solution:
+    """Open a database written by ``solve(..., db=...)`` or ``perfect-play solve GAME --db
+    PATH``: the game and variant it holds are built from its header, its table read whole
+    (two bytes a position; past ``memory_limit`` raises ``OverBudget``)."""
+    return _native.open_db(os.fspath(path), memory_limit, threads)
 
 
 def solve_game(game: Game, *, memory_limit: MemoryLimit = "2G", threads: int = 0,

@@ -2,7 +2,10 @@
 //! (refused up front past the memory limit or the time budget) or read from a database.
 
 use crate::budget::Budget;
-use crate::engine::{BYTES_PER_POSITION, Options, Progress, Solution};
+use crate::engine::database;
+use crate::engine::{
+    BYTES_PER_POSITION, Checkpoint, Database, EngineError, Options, Progress, Solution,
+};
 use crate::registry::{Answer, EngineGame, MoveValue, PositionAnswer, QueryError, Side};
 use crate::search::StopReason;
 use crate::search::proof::ProofLimits;
@@ -287,4 +290,103 @@ pub fn answer_of(read: &PositionAnswer, database: Option<Value>) -> Answer {
         method: "engine".into(),
         details,
     }
+}
+
+/// Solve the whole game and write it as a database at `path`, finished tiers going to
+/// `path.partial` meanwhile (a killed solve resumes from them; a tier in progress is saved
+/// every few minutes beside it); returns the solution and the database's size in bytes.
+///
+/// # Errors
+/// As the engine's solve, or a file that cannot be written.
+pub fn solve_into_database(
+    game: &dyn EngineGame,
+    path: &std::path::Path,
+    options: &Options,
+    progress: &(dyn Fn(&Progress) + Sync),
+) -> Result<(Solution, u64), EngineError> {
+    let mut partial = path.as_os_str().to_owned();
+    partial.push(".partial");
+    let identity = format!("{} {}", game.name(), game.variant());
+    let mut checkpoint = Checkpoint::open(std::path::Path::new(&partial), &identity)?;
+    let solution = game.solve(options, Some(&mut checkpoint), progress)?;
+    let header = database::Header {
+        game: game.name().into(),
+        variant: game.variant(),
+        indices: game.index_count(),
+        positions: solution.positions,
+        block_records: database::BLOCK_RECORDS,
+        params: game
+            .params()
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+        book: None,
+    };
+    let bytes = database::write(path, &header, solution.records())?;
+    checkpoint.remove()?;
+    Ok((solution, bytes))
+}
+
+/// The database at `path`, opened for `game`: another game's, variant's or numbering's (or
+/// an opening book) is refused, saying what it holds.
+///
+/// # Errors
+/// A file that cannot be read or is not `game`'s table.
+pub fn open_database(
+    game: &dyn EngineGame,
+    path: &std::path::Path,
+) -> Result<Database, QueryError> {
+    let db = Database::open(path, false)?;
+    let h = &db.header;
+    if h.game != game.name() || h.variant != game.variant() || h.indices != game.index_count() {
+        return Err(QueryError::BadInput(format!(
+            "{} holds {} {}, not {} {}",
+            path.display(),
+            h.game,
+            h.variant,
+            game.name(),
+            game.variant()
+        )));
+    }
+    Ok(db)
+}
+
+/// The database at `path` with the game it holds, built from the parameters in its header.
+///
+/// # Errors
+/// A file that cannot be read, of a game this build does not know, an opening book, or one
+/// written before databases kept their parameters.
+pub fn open_any_database(
+    path: &std::path::Path,
+) -> Result<(Box<dyn EngineGame>, Database), QueryError> {
+    let db = Database::open(path, false)?;
+    let header = db.header.clone();
+    let shown = path.display();
+    if header.book.is_some() {
+        return Err(QueryError::BadInput(format!(
+            "{shown} is an opening book of {} {}, read by the search (connect-four --db), not a whole table",
+            header.game, header.variant
+        )));
+    }
+    let info = crate::registry::find(&header.game)
+        .filter(|g| g.engine.is_some())
+        .ok_or_else(|| {
+            QueryError::BadInput(format!(
+                "{shown} holds {:?}, which is not a game of this build",
+                header.game
+            ))
+        })?;
+    let game = info
+        .params_from(&header.params)
+        .ok()
+        .and_then(|params| info.build(&params)?.ok())
+        .filter(|game| game.variant() == header.variant)
+        .ok_or_else(|| {
+            QueryError::BadInput(format!(
+                "{shown} holds {} {:?} without the parameters that build it (written by an older version): solve it again",
+                header.game, header.variant
+            ))
+        })?;
+    let db = open_database(game.as_ref(), path)?;
+    Ok((game, db))
 }
