@@ -725,7 +725,14 @@ fn solve_game(
         &cancel,
     );
     let graph = numbered.graph();
-    let solution = run_cancellable(py, &cancel, || graph.solve(&options))?.map_err(graph_error)?;
+    // The engine's part, on every core: a bar of its positions decided.
+    let bar = progress_bar(progress, "solving");
+    let on_pass = |p: &engine::Progress| bar.set_position(p.decided);
+    let solution = run_cancellable(py, &cancel, || {
+        graph.solve_with_progress(&options, &on_pass)
+    })?
+    .map_err(graph_error)?;
+    bar.finish_and_clear();
     Ok(Solution {
         kind: Kind::Python {
             game: game.unbind(),
