@@ -1022,3 +1022,17 @@ fn loopy_games_match_the_textbook_analysis_on_every_position() {
         assert!(dobutsu.count(Outcome::Win) > 0 && dobutsu.count(Outcome::Loss) > 0);
     }
 }
+
+/// A block whose records are fewer than the header says, with a checksum that matches them
+/// (the fuzz target `database_file` made one: an empty block, whose CRC-32 is 0), is damaged.
+#[test]
+fn a_block_shorter_than_the_header_says_is_damaged() {
+    let bytes = include_bytes!("../../../../fuzz/corpus/database_file/seed-short-block");
+    let path = std::env::temp_dir().join(format!("pp-short-block-{}", std::process::id()));
+    std::fs::write(&path, bytes).unwrap();
+    let mut db = database::Database::open(&path, false).unwrap();
+    let error = db.all_records().unwrap_err().to_string();
+    assert!(error.contains("damaged block 0"), "{error}");
+    assert!(db.record(0).is_err());
+    std::fs::remove_file(&path).unwrap();
+}
