@@ -404,6 +404,8 @@ fn an_opening_book_answers_as_the_table_does() {
     for ((moves, table), read) in positions.iter().zip(&tables).zip(&reads) {
         let method = if moves.len() < 4 { "book" } else { "search" };
         assert_eq!(read["method"], method, "{moves}");
+        // From the book too, the search carried the line on past its edge: nodes counted.
+        assert!(read["nodes"].as_u64().unwrap() > 0, "{moves}");
         for field in ["outcome", "remoteness", "winning_moves", "to_move"] {
             assert_eq!(read[field], table[field], "{moves} {field}");
         }

@@ -262,10 +262,17 @@ impl Searcher {
             max_nodes
         };
         if let Some(mut analysis) = self.search.analyse_in_book(&discs) {
+            let before = self.search.nodes();
             if !analysis.best_line_complete {
                 self.finish_line(&discs, &mut analysis, budget, started);
             }
-            return self.answer_of(position, &parsed, &discs, &analysis, "book", started);
+            let mut answer =
+                self.answer_of(position, &parsed, &discs, &analysis, "book", started)?;
+            // The search's nodes carrying the best line past the book's edge, if any.
+            answer
+                .details
+                .insert("nodes".into(), json!(self.search.nodes() - before));
+            return Ok(answer);
         }
         let before = self.search.nodes();
         let mut limits = Limits {
