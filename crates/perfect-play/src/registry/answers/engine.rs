@@ -142,23 +142,17 @@ pub fn table_or_search(
     budget: &Budget,
     progress: &(dyn Fn(&Progress) + Sync),
 ) -> Result<Answered, QueryError> {
-    game.check_position(position).map_err(QueryError::bad)?;
-    let options = options(threads, budget);
-    match refuse_if_too_large(game, options.memory_limit, budget) {
-        Ok(()) => {}
+    // The only refusals over the limits are the table's, before any solve.
+    match in_memory(game, position, threads, budget, progress) {
+        Ok((read, _)) => Ok(Answered {
+            read,
+            searched: None,
+        }),
         Err(refusal @ (QueryError::OverMemory(_) | QueryError::OverBudget(_))) => {
-            return by_search(game, position, budget, refusal);
+            by_search(game, position, budget, refusal)
         }
-        Err(other) => return Err(other),
+        Err(other) => Err(other),
     }
-    let solution = game.solve(&options, None, progress)?;
-    let read = game
-        .answer(position, &mut |i| solution.record(i))
-        .map_err(QueryError::bad)?;
-    Ok(Answered {
-        read,
-        searched: None,
-    })
 }
 
 /// A position answered by [`table_or_search`].
