@@ -83,6 +83,10 @@ pub enum Command {
     /// The engine's board games, one command each (from the registry).
     #[command(flatten)]
     Board(BoardCommand),
+    /// The registry's other games (the Stone Game series, the classic puzzles), one command
+    /// each, their answer told from the registry's.
+    #[command(flatten)]
+    Puzzle(PuzzleCommand),
 }
 
 /// Arguments of `perfect-play serve`.
@@ -892,4 +896,143 @@ pub fn parse_pool(text: &str) -> Result<NumberList, String> {
     perfect_play::parse::list_in(text, 1, u64::MAX)
         .map(NumberList)
         .map_err(|e| e.to_string())
+}
+
+/// The families whose command is written out here (their own flags, text and batch).
+const FAMILY_COMMANDS: [&str; 7] = [
+    "nim",
+    "coins",
+    "subtraction",
+    "stones",
+    "octal",
+    "can-i-win",
+    "sum",
+];
+
+/// The registry's games answered by their own solver that have no command written out here:
+/// each gets one built from its registry entry.
+pub(crate) fn puzzle_games() -> impl Iterator<Item = &'static GameInfo> {
+    registry::GAMES
+        .iter()
+        .filter(|g| g.engine.is_none() && !FAMILY_COMMANDS.contains(&g.name))
+}
+
+/// A registry game as a command (`perfect-play stone-game-2 2 7 9 4 4`): its position as
+/// words, its parameters as flags, `--batch`, and its long help from the registry (the
+/// rules, the notation, how it is solved and at what cost).
+#[derive(Clone, Debug)]
+pub struct PuzzleCommand {
+    /// The game.
+    pub info: &'static GameInfo,
+    /// The parameters given or defaulted, as (name, text) pairs.
+    pub params: Vec<(String, String)>,
+    /// The position's words, joined by spaces.
+    pub position: String,
+    /// `--batch`: one position a line on stdin.
+    pub batch: bool,
+}
+
+fn puzzle_command(info: &'static GameInfo) -> clap::Command {
+    let about = format!("{}: {}", info.title, info.description);
+    let long = format!(
+        "{about}\n\nPOSITION: {}.\nA move: {}.\n\n{}",
+        info.notation, info.move_notation, info.solved_by
+    );
+    let examples: Vec<String> = info
+        .examples
+        .iter()
+        .map(|e| format!("  perfect-play {} {}", info.name, e.words().join(" ")))
+        .collect();
+    let mut command = clap::Command::new(info.name)
+        .about(about)
+        .long_about(long)
+        .visible_aliases(info.aliases.iter().copied())
+        .after_help(format!(
+            "Examples:\n{}\n  printf '{}\\n' | perfect-play {} --batch",
+            examples.join("\n"),
+            info.examples[0].position,
+            info.name
+        ))
+        .arg(
+            Arg::new("position")
+                .value_name("POSITION")
+                .num_args(0..)
+                .allow_negative_numbers(true)
+                .help("The position (words joined by spaces; after -- when one starts with a dash other than a negative number)"),
+        )
+        .arg(
+            Arg::new("batch")
+                .long("batch")
+                .action(ArgAction::SetTrue)
+                .help("Read one position a line from stdin and print one JSON object a line"),
+        );
+    for param in info.params {
+        let mut arg = Arg::new(param.name)
+            .long(param.name.replace('_', "-"))
+            .help(capitalise(param.help));
+        arg = match param.kind {
+            ParamKind::Boolean => arg.action(ArgAction::SetTrue),
+            ParamKind::Integer { min, max } => arg
+                .value_name("N")
+                .value_parser(clap::value_parser!(u64).range(min..=max)),
+            ParamKind::List => arg.value_name("LIST"),
+            ParamKind::Text => arg.value_name("TEXT"),
+        };
+        if !param.default.is_empty() {
+            arg = arg.default_value(param.default);
+        }
+        command = command.arg(arg);
+    }
+    command
+}
+
+impl FromArgMatches for PuzzleCommand {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
+        let (name, sub) = matches
+            .subcommand()
+            .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::MissingSubcommand))?;
+        let info = puzzle_games()
+            .find(|g| g.is_called(name))
+            .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::InvalidSubcommand))?;
+        let mut params = Vec::new();
+        for param in info.params {
+            let value = match param.kind {
+                ParamKind::Boolean => sub.get_flag(param.name).then(|| "true".to_string()),
+                ParamKind::Integer { .. } => sub.get_one::<u64>(param.name).map(u64::to_string),
+                ParamKind::List | ParamKind::Text => sub.get_one::<String>(param.name).cloned(),
+            };
+            if let Some(value) = value {
+                params.push((param.name.to_string(), value));
+            }
+        }
+        let words: Vec<String> = sub
+            .get_many::<String>("position")
+            .map(|w| w.cloned().collect())
+            .unwrap_or_default();
+        Ok(PuzzleCommand {
+            info,
+            params,
+            position: words.join(" "),
+            batch: sub.get_flag("batch"),
+        })
+    }
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        *self = PuzzleCommand::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+impl Subcommand for PuzzleCommand {
+    fn augment_subcommands(mut command: clap::Command) -> clap::Command {
+        for info in puzzle_games() {
+            command = command.subcommand(puzzle_command(info));
+        }
+        command
+    }
+    fn augment_subcommands_for_update(command: clap::Command) -> clap::Command {
+        PuzzleCommand::augment_subcommands(command)
+    }
+    fn has_subcommand(name: &str) -> bool {
+        puzzle_games().any(|g| g.is_called(name))
+    }
 }

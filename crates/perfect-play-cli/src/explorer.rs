@@ -353,7 +353,8 @@ fn read_served(served: &ServedDatabase, position: &str) -> Result<Answer, Explor
 
 /// Each move's `query`: the parameters answered, with the position it leads to (null when
 /// the move ends the game where the notation has no position for the end) and any parameter
-/// the move changes (Can I Win's `pool`: the numbers left).
+/// the move changes (Can I Win's `pool`: the numbers left; Stone Game II's `m`; Stone Game
+/// IX's `removed` and `second`).
 fn add_queries(spec: &GameInfo, answer: &mut Value, given: &Map<String, Value>) {
     let Some(moves) = answer["moves"].as_array_mut() else {
         return;
@@ -362,10 +363,16 @@ fn add_queries(spec: &GameInfo, answer: &mut Value, given: &Map<String, Value>) 
         let mut query = given.clone();
         query.insert("position".into(), m["position"].clone());
         for param in spec.params {
-            if let Some(changed) = m.get(param.name).and_then(Value::as_array) {
-                let list: Vec<String> = changed.iter().map(Value::to_string).collect();
-                query.insert(param.name.into(), json!(list.join(",")));
-            }
+            let text = match m.get(param.name) {
+                Some(Value::Array(changed)) => {
+                    let list: Vec<String> = changed.iter().map(Value::to_string).collect();
+                    list.join(",")
+                }
+                Some(Value::String(changed)) => changed.clone(),
+                Some(changed @ (Value::Number(_) | Value::Bool(_))) => changed.to_string(),
+                _ => continue,
+            };
+            query.insert(param.name.into(), json!(text));
         }
         m["query"] = Value::Object(query);
     }

@@ -2,7 +2,7 @@
 //! live in `crates/perfect-play-cli/schemas/` and are printed by `perfect-play schema COMMAND`.
 
 /// The commands that have a schema, as `perfect-play schema` accepts them.
-pub const COMMANDS: [&str; 16] = [
+pub const COMMANDS: [&str; 27] = [
     "nim",
     "tic-tac-toe",
     "connect-four",
@@ -19,6 +19,17 @@ pub const COMMANDS: [&str; 16] = [
     "tour",
     "graph",
     "batch-error",
+    "stone-game-2",
+    "stone-game-3",
+    "stone-game-6",
+    "stone-game-7",
+    "stone-game-8",
+    "stone-game-9",
+    "nim-game",
+    "divisor-game",
+    "flip-game",
+    "chalkboard-xor",
+    "guess-number",
 ];
 
 /// Every name `perfect-play schema` accepts: [`COMMANDS`] and each board game's command.
@@ -54,6 +65,17 @@ pub fn schema(command: &str) -> Option<&'static str> {
         "tour" => include_str!("../schemas/tour.schema.json"),
         "graph" => include_str!("../schemas/graph.schema.json"),
         "batch-error" => include_str!("../schemas/batch-error.schema.json"),
+        "stone-game-2" => include_str!("../schemas/stone-game-2.schema.json"),
+        "stone-game-3" => include_str!("../schemas/stone-game-3.schema.json"),
+        "stone-game-6" => include_str!("../schemas/stone-game-6.schema.json"),
+        "stone-game-7" => include_str!("../schemas/stone-game-7.schema.json"),
+        "stone-game-8" => include_str!("../schemas/stone-game-8.schema.json"),
+        "stone-game-9" => include_str!("../schemas/stone-game-9.schema.json"),
+        "nim-game" => include_str!("../schemas/nim-game.schema.json"),
+        "divisor-game" => include_str!("../schemas/divisor-game.schema.json"),
+        "flip-game" => include_str!("../schemas/flip-game.schema.json"),
+        "chalkboard-xor" => include_str!("../schemas/chalkboard-xor.schema.json"),
+        "guess-number" => include_str!("../schemas/guess-number.schema.json"),
         // The board games' own commands answer as `query` does.
         game if perfect_play::registry::find(game).is_some_and(|g| g.engine.is_some()) => {
             include_str!("../schemas/query.schema.json")

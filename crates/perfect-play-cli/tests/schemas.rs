@@ -37,8 +37,9 @@ fn assert_valid(command: &str, instance: &Value, context: &str) {
 /// Run `args` with --json (and stdin); validate every output line against `command`'s schema
 /// (or the batch-error schema for a line with an `error`).
 fn check(command: &str, args: &[&str], input: Option<&str>) {
+    // --json right after the command: a position after `--` takes every word that follows.
     let mut all = args.to_vec();
-    all.push("--json");
+    all.insert(1.min(all.len()), "--json");
     let out = run_with_input(&all, input);
     let stdout = String::from_utf8(out.stdout).expect("UTF-8");
     assert!(
@@ -350,6 +351,54 @@ fn every_command_validates_against_its_schema() {
     let _ = std::fs::remove_file(&schema_db);
     let _ = std::fs::remove_file(&engine_db);
     let _ = std::fs::remove_file(&book_db);
+}
+
+/// Every game whose command is built from the registry answers its examples, edge cases and
+/// a batch within its schema.
+#[test]
+fn every_registry_command_validates_against_its_schema() {
+    let extra: &[(&str, &[&str])] = &[
+        ("stone-game-2", &["stone-game-2", "5"]),
+        ("stone-game-2", &["stone-game-2", "--m", "3", "1", "2", "3"]),
+        ("stone-game-3", &["stone-game-3", "--", "-5"]),
+        ("stone-game-6", &["stone-game-6", "7", "/", "1"]),
+        ("stone-game-7", &["stone-game-7", "4"]),
+        ("stone-game-8", &["stone-game-8", "4"]),
+        (
+            "stone-game-9",
+            &["stone-game-9", "--removed", "2", "--second", "1", "1", "3"],
+        ),
+        ("stone-game-9", &["stone-game-9", "3"]),
+        ("nim-game", &["nim-game", "0"]),
+        ("nim-game", &["nim-game", "123456789012345678901234567890"]),
+        ("divisor-game", &["divisor-game", "1"]),
+        (
+            "divisor-game",
+            &["divisor-game", "1000000000000000000000000000000"],
+        ),
+        ("divisor-game", &["divisor-game", "999999999989"]),
+        ("flip-game", &["flip-game", "--", "--"]),
+        ("chalkboard-xor", &["chalkboard-xor", "5", "5"]),
+        ("guess-number", &["guess-number", "1"]),
+        ("guess-number", &["guess-number", "5", "9"]),
+    ];
+    for info in perfect_play::registry::GAMES {
+        let Some(_) = extra.iter().find(|(g, _)| *g == info.name) else {
+            continue;
+        };
+        for example in info.examples {
+            let mut args = vec![info.name.to_string()];
+            args.extend(example.words());
+            let words: Vec<&str> = args.iter().map(String::as_str).collect();
+            check(info.name, &words, None);
+        }
+        let lines: Vec<&str> = info.examples.iter().map(|e| e.position).collect();
+        let input = format!("{}\nnot a position\n", lines.join("\n"));
+        check(info.name, &[info.name, "--batch"], Some(&input));
+    }
+    for (game, args) in extra {
+        check(game, args, None);
+    }
 }
 
 #[test]

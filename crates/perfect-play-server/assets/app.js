@@ -367,7 +367,7 @@ function renderBoard(spec, a, query, live) {
         (a.components || []).map((c) => c.heap)));
       break;
     case 'row': {
-      const piles = a.piles || [];
+      const piles = a.piles || a.values || a.stones || [];
       board.append(el('div', { class: 'row' }, ...piles.map((p, i) =>
         el('span', {
           class: `pile${i === 0 || i === piles.length - 1 ? ' end' : ''}`,
@@ -464,6 +464,10 @@ function renderBoard(spec, a, query, live) {
       board.append(svg, el('p', { class: 'quiet' }, `points 1-8 clockwise from the top, then the centre: ${a.position}`));
       break;
     }
+    case 'plain':
+      board.append(el('p', { class: 'plain' }, a.position || query.position || ''));
+      if (a.reason) board.append(el('p', { class: 'quiet' }, a.reason));
+      break;
     default:
       board.append(el('pre', {}, query.position || ''));
   }

@@ -9,6 +9,7 @@ mod impartial;
 mod nim;
 mod octal;
 mod play;
+mod puzzle;
 mod serve;
 mod stones;
 mod subtraction;
@@ -69,6 +70,11 @@ pub fn output_of(
         Command::Solve(args) => engine::solve(args, budget, quiet)?,
         Command::Query(args) => engine::query(args, budget, quiet)?,
         Command::Board(args) => engine::query(&args.as_query(), budget, quiet)?,
+        Command::Puzzle(args) if args.batch => {
+            puzzle::batch(args, budget, io)?;
+            return Ok(None);
+        }
+        Command::Puzzle(args) => puzzle::run(args, budget)?,
         Command::Coins(args) if args.options.batch => {
             subtraction::coins_batch(args, budget, io)?;
             return Ok(None);

@@ -106,6 +106,8 @@ pub enum View {
     Grid,
     /// Mu Torere's star.
     Star,
+    /// The position as text (a string of coins, a number, a range).
+    Plain,
 }
 
 impl View {
@@ -123,6 +125,7 @@ impl View {
             View::ConnectFour => "connect-four",
             View::Grid => "grid",
             View::Star => "star",
+            View::Plain => "plain",
         }
     }
 }
@@ -147,8 +150,8 @@ impl Example {
     }
 
     /// Its command-line words after the game's command: the flags (`--size 4`, a boolean
-    /// `--misere` alone), then the position's words (after `--` when one starts with a dash,
-    /// a negative pile, so that it is not read as a flag).
+    /// `--misere` alone), then the position's words (after `--` when one starts with a dash
+    /// and is not a number, so that it is not read as a flag).
     #[must_use]
     pub fn words(&self) -> Vec<String> {
         let mut words = Vec::new();
@@ -160,7 +163,10 @@ impl Example {
                 words.extend([flag, (*value).to_string()]);
             }
         }
-        if self.position.split_whitespace().any(|w| w.starts_with('-')) {
+        // Negative numbers read as themselves; another word starting with a dash (a Flip
+        // Game string) would read as a flag.
+        let flag_like = |w: &str| w.starts_with('-') && w.parse::<i64>().is_err();
+        if self.position.split_whitespace().any(flag_like) {
             words.push("--".into());
         }
         words.extend(self.position.split_whitespace().map(str::to_string));
@@ -201,6 +207,9 @@ pub struct GameInfo {
     /// For a family with its own solver: its answer (engine games are answered through
     /// their table).
     pub answer: Option<Answerer>,
+    /// How it is solved and at what cost, for its command's long help (empty: the
+    /// family's command says it).
+    pub solved_by: &'static str,
 }
 
 impl GameInfo {
@@ -470,6 +479,14 @@ const MISERE: Param = Param {
     help: "misère play: whoever makes the last move loses",
 };
 
+const LINE: Param = Param {
+    name: "line",
+    kind: ParamKind::Boolean,
+    required: false,
+    default: "",
+    help: "also give the whole best line, however long (else only lines of at most 1,000 moves)",
+};
+
 const PATTERN: Param = Param {
     name: "pattern",
     kind: ParamKind::Boolean,
@@ -511,6 +528,7 @@ pub const GAMES: &[GameInfo] = &[
         ],
         engine: None,
         answer: Some(answers::nim::answer),
+        solved_by: "",
     },
     GameInfo {
         name: "tic-tac-toe",
@@ -533,6 +551,7 @@ pub const GAMES: &[GameInfo] = &[
         ],
         engine: Some(build_tic_tac_toe),
         answer: Some(answers::tic_tac_toe::answer),
+        solved_by: "",
     },
     GameInfo {
         name: "coins",
@@ -555,6 +574,7 @@ pub const GAMES: &[GameInfo] = &[
         ],
         engine: None,
         answer: Some(answers::subtraction::answer_coins),
+        solved_by: "",
     },
     GameInfo {
         name: "subtraction",
@@ -587,6 +607,7 @@ pub const GAMES: &[GameInfo] = &[
         ],
         engine: None,
         answer: Some(answers::subtraction::answer_subtraction),
+        solved_by: "",
     },
     GameInfo {
         name: "stones",
@@ -631,6 +652,7 @@ pub const GAMES: &[GameInfo] = &[
         ],
         engine: None,
         answer: Some(answers::stones::answer),
+        solved_by: "",
     },
     GameInfo {
         name: "octal",
@@ -676,6 +698,7 @@ pub const GAMES: &[GameInfo] = &[
         ],
         engine: None,
         answer: Some(answers::octal::answer),
+        solved_by: "",
     },
     GameInfo {
         name: "can-i-win",
@@ -711,6 +734,7 @@ pub const GAMES: &[GameInfo] = &[
         ],
         engine: None,
         answer: Some(answers::can_i_win::answer),
+        solved_by: "",
     },
     GameInfo {
         name: "sum",
@@ -727,6 +751,7 @@ pub const GAMES: &[GameInfo] = &[
         }],
         engine: None,
         answer: Some(answers::sum::answer),
+        solved_by: "",
     },
     GameInfo {
         name: "connect-four",
@@ -777,6 +802,7 @@ pub const GAMES: &[GameInfo] = &[
         ],
         engine: Some(build_connect_four),
         answer: Some(answers::connect_four::answer),
+        solved_by: "",
     },
     GameInfo {
         name: "dodgem",
@@ -793,6 +819,7 @@ pub const GAMES: &[GameInfo] = &[
         }],
         engine: Some(build_dodgem),
         answer: None,
+        solved_by: "",
     },
     GameInfo {
         name: "mu-torere",
@@ -809,6 +836,7 @@ pub const GAMES: &[GameInfo] = &[
         }],
         engine: Some(build_mu_torere),
         answer: None,
+        solved_by: "",
     },
     GameInfo {
         name: "quixo",
@@ -825,6 +853,7 @@ pub const GAMES: &[GameInfo] = &[
         }],
         engine: Some(build_quixo),
         answer: None,
+        solved_by: "",
     },
     GameInfo {
         name: "teeko",
@@ -856,6 +885,7 @@ pub const GAMES: &[GameInfo] = &[
         ],
         engine: Some(build_teeko),
         answer: None,
+        solved_by: "",
     },
     GameInfo {
         name: "dobutsu",
@@ -884,6 +914,7 @@ pub const GAMES: &[GameInfo] = &[
         ],
         engine: Some(build_dobutsu),
         answer: None,
+        solved_by: "",
     },
     GameInfo {
         name: "hexapawn",
@@ -921,6 +952,292 @@ pub const GAMES: &[GameInfo] = &[
         ],
         engine: Some(build_hexapawn),
         answer: None,
+        solved_by: "",
+    },
+    GameInfo {
+        name: "stone-game-2",
+        aliases: &[],
+        title: "Stone Game II",
+        description: "LeetCode 1140: take all piles of the first X, 1 <= X <= 2M, then M = max(M, X); the most stones wins",
+        view: View::Row,
+        notation: "the piles left in a row (each at least 1); --m gives M",
+        move_notation: "X, the number of piles taken",
+        params: &[
+            Param {
+                name: "m",
+                kind: ParamKind::Integer {
+                    min: 1,
+                    max: 1_000_000_000,
+                },
+                required: false,
+                default: "1",
+                help: "M: a move takes the first X piles, 1 <= X <= 2M",
+            },
+            LINE,
+        ],
+        examples: &[
+            Example {
+                position: "2 7 9 4 4",
+                params: &[],
+            },
+            Example {
+                position: "1 2 3 4 5 100",
+                params: &[],
+            },
+        ],
+        engine: None,
+        answer: Some(answers::puzzles::stone_game_2),
+        solved_by: "Each (pile, M) is the best of two sliding windows (the moves X <= M down its column, M < X <= 2M along its row) kept by monotone queues: O(n²) time against the published recurrence's O(n³), 12 bytes for each of the about n²/6 states where 2M does not reach the end (10,000 piles: about 3 s and 250 MB).",
+    },
+    GameInfo {
+        name: "stone-game-3",
+        aliases: &[],
+        title: "Stone Game III",
+        description: "LeetCode 1406: take the first 1, 2 or 3 stones of a row (values may be negative); the higher total wins",
+        view: View::Row,
+        notation: "the stones' values from the front",
+        move_notation: "1, 2 or 3: the stones taken",
+        params: &[LINE],
+        examples: &[
+            Example {
+                position: "1 2 3 7",
+                params: &[],
+            },
+            Example {
+                position: "1 2 3 -9",
+                params: &[],
+            },
+            Example {
+                position: "1 2 3 6",
+                params: &[],
+            },
+        ],
+        engine: None,
+        answer: Some(answers::puzzles::stone_game_3),
+        solved_by: "Each suffix from the next three in one pass from the back: O(n) time, one byte a stone for the best line (10 million stones: well under a second).",
+    },
+    GameInfo {
+        name: "stone-game-6",
+        aliases: &[],
+        title: "Stone Game VI",
+        description: "LeetCode 1686: each player values the stones their own way; take any stone; the higher total of one's own values wins",
+        view: View::Plain,
+        notation: "the mover's values, a slash, the opponent's values: 1 3 / 2 1",
+        move_notation: "the stone's place in the row, 1-based",
+        params: &[LINE],
+        examples: &[
+            Example {
+                position: "1 3 / 2 1",
+                params: &[],
+            },
+            Example {
+                position: "2 4 3 / 1 6 7",
+                params: &[],
+            },
+        ],
+        engine: None,
+        answer: Some(answers::puzzles::stone_game_6),
+        solved_by: "The margin is the mover's stones' combined values (both players') minus all the opponent's values, so taking the largest combined value first is perfect play: one sort, O(n log n), and every move's value from its rank (10 million stones: about 2 seconds, 40 bytes a stone).",
+    },
+    GameInfo {
+        name: "stone-game-7",
+        aliases: &[],
+        title: "Stone Game VII",
+        description: "LeetCode 1690: remove the stone at either end and score the sum of the rest; the larger score wins",
+        view: View::Row,
+        notation: "the stones in the row",
+        move_notation: "left or right",
+        params: &[LINE],
+        examples: &[
+            Example {
+                position: "5 3 1 4 2",
+                params: &[],
+            },
+            Example {
+                position: "7 90 5 1 100 10 10 2",
+                params: &[],
+            },
+        ],
+        engine: None,
+        answer: Some(answers::puzzles::stone_game_7),
+        solved_by: "The interval recurrence by diagonals in one row of margins: O(n²) time, O(n) memory, and one bit an interval when the whole line is asked for (20,000 stones: under a second; the line 25 MB).",
+    },
+    GameInfo {
+        name: "stone-game-8",
+        aliases: &[],
+        title: "Stone Game VIII",
+        description: "LeetCode 1872: merge the leftmost x >= 2 stones into one of their sum and score it; the larger score wins",
+        view: View::Row,
+        notation: "the stones in the row",
+        move_notation: "x, the number of leftmost stones merged (2 or more)",
+        params: &[LINE],
+        examples: &[
+            Example {
+                position: "-1 2 -3 4 -5",
+                params: &[],
+            },
+            Example {
+                position: "7 -6 5 10 5 -2 -6",
+                params: &[],
+            },
+        ],
+        engine: None,
+        answer: Some(answers::puzzles::stone_game_8),
+        solved_by: "The leftmost stone always holds a prefix sum, so a position is an index; one pass from the back keeps the best later index under the winner's and the loser's order: O(n) time, 16 bytes a stone (10 million stones: about a second).",
+    },
+    GameInfo {
+        name: "stone-game-9",
+        aliases: &[],
+        title: "Stone Game IX",
+        description: "LeetCode 2029: remove any stone; whoever makes the removed sum divisible by 3 loses; all gone, the second player wins",
+        view: View::Plain,
+        notation: "the stones left; --removed gives the removed sum mod 3 (0: none removed yet), --second the second player to move",
+        move_notation: "the value of the stone removed",
+        params: &[
+            Param {
+                name: "removed",
+                kind: ParamKind::Integer { min: 0, max: 2 },
+                required: false,
+                default: "0",
+                help: "the sum of the stones removed so far, mod 3 (0: none removed yet)",
+            },
+            Param {
+                name: "second",
+                kind: ParamKind::Boolean,
+                required: false,
+                default: "",
+                help: "the second player (who wins when every stone is gone) is to move",
+            },
+            LINE,
+        ],
+        examples: &[
+            Example {
+                position: "5 1 2 4 3",
+                params: &[],
+            },
+            Example {
+                position: "2 1",
+                params: &[],
+            },
+        ],
+        engine: None,
+        answer: Some(answers::puzzles::stone_game_9),
+        solved_by: "Only residues mod 3 count: after the first removal the safe moves are the zeros and one forced chain of alternating residues, so their count decides who is stuck, and how soon: O(n) counting, exact remoteness (10 million stones: well under a second).",
+    },
+    GameInfo {
+        name: "nim-game",
+        aliases: &[],
+        title: "Nim Game",
+        description: "LeetCode 292: one heap, take 1, 2 or 3; taking the last stone wins",
+        view: View::Plain,
+        notation: "the heap (any size)",
+        move_notation: "1, 2 or 3: the stones taken",
+        params: &[],
+        examples: &[
+            Example {
+                position: "7",
+                params: &[],
+            },
+            Example {
+                position: "4",
+                params: &[],
+            },
+        ],
+        engine: None,
+        answer: Some(answers::puzzles::nim_game),
+        solved_by: "The theorem: a multiple of 4 loses (whatever is taken, the other takes the rest of 4); from 4k the loser makes it last 2k moves. Any size, at once.",
+    },
+    GameInfo {
+        name: "divisor-game",
+        aliases: &[],
+        title: "Divisor Game",
+        description: "LeetCode 1025: replace n by n - x for a divisor x < n; a player without a move loses",
+        view: View::Plain,
+        notation: "the number on the board (any size)",
+        move_notation: "x, the divisor subtracted",
+        params: &[LINE],
+        examples: &[
+            Example {
+                position: "12",
+                params: &[],
+            },
+            Example {
+                position: "3",
+                params: &[],
+            },
+        ],
+        engine: None,
+        answer: Some(answers::puzzles::divisor_game),
+        solved_by: "The theorem: an even number wins (take 1; every divisor of an odd number is odd, so every move from it leaves an even one). Any size at once; every divisor listed up to 10^12 by trial division; the exact remoteness from a table of every number up to 10^6 (O(n log n), 8 bytes a number).",
+    },
+    GameInfo {
+        name: "flip-game",
+        aliases: &[],
+        title: "Flip Game II",
+        description: "LeetCode 294: turn two adjacent ++ into --; a player without a move loses",
+        view: View::Plain,
+        notation: "the string of + and -",
+        move_notation: "the place (1-based) of the first + flipped",
+        params: &[],
+        examples: &[
+            Example {
+                position: "++++",
+                params: &[],
+            },
+            Example {
+                position: "+++++-++",
+                params: &[],
+            },
+        ],
+        engine: None,
+        answer: Some(answers::puzzles::flip_game),
+        solved_by: "A run of k pluses is a heap of Dawson's Kayles, the octal game 0.07, whose Grundy values have period 34 after 52: the nim-sum of the runs decides, and every move by the nim-sum it leaves, O(length) (a million characters: well under a second). The remoteness, which Grundy values do not give, by search up to 16 pluses.",
+    },
+    GameInfo {
+        name: "chalkboard-xor",
+        aliases: &[],
+        title: "Chalkboard XOR Game",
+        description: "LeetCode 810: erase a number; whoever starts a turn with XOR 0 wins",
+        view: View::Plain,
+        notation: "the numbers on the board",
+        move_notation: "the number erased",
+        params: &[],
+        examples: &[
+            Example {
+                position: "1 1 2",
+                params: &[],
+            },
+            Example {
+                position: "1 2 3 4",
+                params: &[],
+            },
+        ],
+        engine: None,
+        answer: Some(answers::puzzles::chalkboard_xor),
+        solved_by: "The theorem: the player to move wins when the XOR is 0 or the count is even (an even count with XOR X != 0 holds a number other than X to erase). One pass, any size (10 million numbers: well under a second). The remoteness depends on the multiplicities: by search up to 14 numbers.",
+    },
+    GameInfo {
+        name: "guess-number",
+        aliases: &[],
+        title: "Guess Number Higher or Lower II",
+        description: "LeetCode 375: a wrong guess k costs k and is answered higher or lower; the guesser's least worst-case cost",
+        view: View::Plain,
+        notation: "N (the number is in 1..N) or LOW HIGH",
+        move_notation: "the number guessed",
+        params: &[],
+        examples: &[
+            Example {
+                position: "10",
+                params: &[],
+            },
+            Example {
+                position: "1 20",
+                params: &[],
+            },
+        ],
+        engine: None,
+        answer: Some(answers::puzzles::guess_number),
+        solved_by: "The least worst-case cost of every range: past the first guess whose lower part is the dearer the best is that guess, and below it a monotone queue keeps the least: O(n²) time against the published O(n³), 4 bytes a range (5,000: 50 MB, well under a second). Each guess leads to the dearer part, the adversary's answer; the margin is minus the cost.",
     },
 ];
 
@@ -972,30 +1289,85 @@ mod tests {
                 }
                 for m in answer.moves.iter().filter(|m| !m.ends_game) {
                     let position = m.position.as_deref().unwrap();
-                    // A move that changes a parameter (the pool of Can I Win) asks with it.
+                    // A move that changes a parameter (the pool of Can I Win, M in Stone
+                    // Game II) asks with it.
                     let mut child_given = given.clone();
-                    if let Some(pool) = m.details.get("pool").and_then(|p| p.as_array()) {
-                        let list: Vec<String> = pool.iter().map(ToString::to_string).collect();
-                        child_given.retain(|(k, _)| k != "pool");
-                        child_given.push(("pool".into(), list.join(",")));
+                    for param in game.params {
+                        let Some(changed) = m.details.get(param.name) else {
+                            continue;
+                        };
+                        let text = match changed {
+                            serde_json::Value::Array(items) => items
+                                .iter()
+                                .map(ToString::to_string)
+                                .collect::<Vec<_>>()
+                                .join(","),
+                            serde_json::Value::String(t) => t.clone(),
+                            other => other.to_string(),
+                        };
+                        child_given.retain(|(k, _)| k != param.name);
+                        child_given.push((param.name.into(), text));
                     }
                     let child_params = game.params_from(&child_given).unwrap();
                     let child = game.answer(&child_params, position, &budget).unwrap();
                     let what = format!("{} {}: {} to {position}", game.name, answer.position, m.mv);
-                    if game.name == "stones" {
-                        let taken = |v: &serde_json::Value| v.as_i64().unwrap();
-                        let pile = match m.mv.as_str() {
-                            Some("left") => answer.details["piles"][0].clone(),
-                            _ => answer.details["piles"]
-                                .as_array()
-                                .unwrap()
-                                .last()
-                                .unwrap()
-                                .clone(),
-                        };
+                    let number = |v: &serde_json::Value| v.as_i64().unwrap();
+                    let row = |name: &str| -> Vec<i64> {
+                        answer.details[name]
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .map(number)
+                            .collect()
+                    };
+                    // In a scoring game the move's margin is what it scores minus the margin
+                    // the opponent then makes.
+                    let scored = match game.name {
+                        "stones" => Some(match m.mv.as_str() {
+                            Some("left") => row("piles")[0],
+                            _ => *row("piles").last().unwrap(),
+                        }),
+                        "stone-game-2" | "stone-game-3" => {
+                            let name = if game.name == "stone-game-2" {
+                                "piles"
+                            } else {
+                                "values"
+                            };
+                            Some(row(name)[..m.mv.as_u64().unwrap() as usize].iter().sum())
+                        }
+                        "stone-game-6" => {
+                            Some(row("mover_values")[m.mv.as_u64().unwrap() as usize - 1])
+                        }
+                        "stone-game-7" => {
+                            let stones = row("stones");
+                            let end = if m.mv == "left" {
+                                stones[0]
+                            } else {
+                                *stones.last().unwrap()
+                            };
+                            Some(stones.iter().sum::<i64>() - end)
+                        }
+                        "stone-game-8" => Some(number(&m.details["scores"])),
+                        _ => None,
+                    };
+                    if let Some(scored) = scored {
                         assert_eq!(
-                            taken(&m.details["margin"]),
-                            taken(&pile) - taken(&child.details["margin"]),
+                            number(&m.details["margin"]),
+                            scored - number(&child.details["margin"]),
+                            "{what}"
+                        );
+                        if let (Some(r), Some(c)) = (m.remoteness, child.remoteness) {
+                            assert_eq!(r, c + 1, "{what}");
+                        }
+                        continue;
+                    }
+                    if game.name == "guess-number" {
+                        // The guesser moves again: the guess's cost is k plus the dearer
+                        // part's, where the adversary sends them.
+                        let k = m.mv.as_i64().unwrap();
+                        assert_eq!(
+                            number(&m.details["margin"]),
+                            -k + number(&child.details["margin"]),
                             "{what}"
                         );
                         continue;
