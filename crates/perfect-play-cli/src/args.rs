@@ -196,12 +196,28 @@ pub struct PlayArgs {
     /// dobutsu: the kinds in play besides the lions (e, g, c).
     #[arg(long)]
     pub animals: Option<String>,
+
+    /// cat-and-mouse: the graph (each node's neighbours, nodes separated by /).
+    #[arg(long, value_name = "LISTS")]
+    pub graph: Option<String>,
+
+    /// stone-game-2: M.
+    #[arg(long, value_name = "M")]
+    pub m: Option<u64>,
+
+    /// stone-game-9: the removed sum mod 3.
+    #[arg(long, value_name = "R")]
+    pub removed: Option<u64>,
+
+    /// stone-game-9: the second player is to move.
+    #[arg(long)]
+    pub second: bool,
 }
 
 /// The games `values` and `sum` accept, for the help texts.
 macro_rules! games_help {
     () => {
-        "Games: nim; a take-and-break code (octal 0.77, hexadecimal 0.3F, with ! or ? after a digit to make the heaps left differ); grundy (Grundy's game, 4!.0: split a heap into two unequal heaps); subtract=1,3,4 (a finite set); squares, powers-of-two, primes, fibonacci (subtract a member); at-least-half and at-most-half (take at least / at most half the pile; half = at-most-half)."
+        "Games: nim; a take-and-break code (octal 0.77, hexadecimal 0.3F, with ! or ? after a digit to make the heaps left differ); grundy (Grundy's game, 4!.0: split a heap into two unequal heaps); subtract=1,3,4 (a finite set); squares, powers-of-two, primes, fibonacci (subtract a member); at-least-half and at-most-half (take at least / at most half the pile; half = at-most-half); mock-turtles and ruler (coin turning, Winning Ways ch. 14: heap N is a head on coin N, from 1; any size by their closed forms)."
     };
 }
 
@@ -986,6 +1002,23 @@ fn puzzle_command(info: &'static GameInfo) -> clap::Command {
     command
 }
 
+/// A text parameter given as `@PATH` is read from that file (a graph too long for the
+/// command line).
+fn read_at_file(name: &str, value: String) -> Result<String, clap::Error> {
+    let Some(path) = value.strip_prefix('@') else {
+        return Ok(value);
+    };
+    std::fs::read_to_string(path).map_err(|e| {
+        clap::Error::raw(
+            clap::error::ErrorKind::ValueValidation,
+            format!(
+                "--{} {value}: cannot read {path}: {e}\n",
+                name.replace('_', "-")
+            ),
+        )
+    })
+}
+
 impl FromArgMatches for PuzzleCommand {
     fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
         let (name, sub) = matches
@@ -1002,7 +1035,7 @@ impl FromArgMatches for PuzzleCommand {
                 ParamKind::List | ParamKind::Text => sub.get_one::<String>(param.name).cloned(),
             };
             if let Some(value) = value {
-                params.push((param.name.to_string(), value));
+                params.push((param.name.to_string(), read_at_file(param.name, value)?));
             }
         }
         let words: Vec<String> = sub

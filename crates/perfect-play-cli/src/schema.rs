@@ -2,7 +2,7 @@
 //! live in `crates/perfect-play-cli/schemas/` and are printed by `perfect-play schema COMMAND`.
 
 /// The commands that have a schema, as `perfect-play schema` accepts them.
-pub const COMMANDS: [&str; 27] = [
+pub const COMMANDS: [&str; 28] = [
     "nim",
     "tic-tac-toe",
     "connect-four",
@@ -30,6 +30,7 @@ pub const COMMANDS: [&str; 27] = [
     "flip-game",
     "chalkboard-xor",
     "guess-number",
+    "cat-and-mouse",
 ];
 
 /// Every name `perfect-play schema` accepts: [`COMMANDS`] and each board game's command.
@@ -76,6 +77,7 @@ pub fn schema(command: &str) -> Option<&'static str> {
         "flip-game" => include_str!("../schemas/flip-game.schema.json"),
         "chalkboard-xor" => include_str!("../schemas/chalkboard-xor.schema.json"),
         "guess-number" => include_str!("../schemas/guess-number.schema.json"),
+        "cat-and-mouse" => include_str!("../schemas/cat-and-mouse.schema.json"),
         // The board games' own commands answer as `query` does.
         game if perfect_play::registry::find(game).is_some_and(|g| g.engine.is_some()) => {
             include_str!("../schemas/query.schema.json")

@@ -381,6 +381,21 @@ fn every_registry_command_validates_against_its_schema() {
         ("chalkboard-xor", &["chalkboard-xor", "5", "5"]),
         ("guess-number", &["guess-number", "1"]),
         ("guess-number", &["guess-number", "5", "9"]),
+        (
+            "cat-and-mouse",
+            &[
+                "cat-and-mouse",
+                "--graph",
+                "2,5/3/0,4,5/1,4,5/2,3/0,2,3",
+                "3",
+                "4",
+                "cat",
+            ],
+        ),
+        (
+            "cat-and-mouse",
+            &["cat-and-mouse", "--graph", "1,3/0/3/0,2", "0", "2", "cat"],
+        ),
     ];
     for info in perfect_play::registry::GAMES {
         let Some(_) = extra.iter().find(|(g, _)| *g == info.name) else {
@@ -394,7 +409,15 @@ fn every_registry_command_validates_against_its_schema() {
         }
         let lines: Vec<&str> = info.examples.iter().map(|e| e.position).collect();
         let input = format!("{}\nnot a position\n", lines.join("\n"));
-        check(info.name, &[info.name, "--batch"], Some(&input));
+        let mut args = vec![info.name.to_string(), "--batch".to_string()];
+        args.extend(
+            info.examples[0]
+                .words()
+                .into_iter()
+                .take(info.examples[0].params.len() * 2),
+        );
+        let words: Vec<&str> = args.iter().map(String::as_str).collect();
+        check(info.name, &words, Some(&input));
     }
     for (game, args) in extra {
         check(game, args, None);

@@ -137,7 +137,7 @@ fn start_query(spec: &GameInfo, args: &PlayArgs) -> Result<Query, CommandError> 
     } else {
         query.push(("position".into(), args.position.join(" ")));
     }
-    let options: [(&str, Option<String>); 9] = [
+    let options: [(&str, Option<String>); 13] = [
         ("misere", args.misere.then(|| "true".to_string())),
         ("moves", args.moves.clone()),
         ("pool", args.pool.clone()),
@@ -147,6 +147,10 @@ fn start_query(spec: &GameInfo, args: &PlayArgs) -> Result<Query, CommandError> 
         ("size", args.size.map(|s| s.to_string())),
         ("pieces", args.pieces.map(|p| p.to_string())),
         ("animals", args.animals.clone()),
+        ("graph", args.graph.clone()),
+        ("m", args.m.map(|m| m.to_string())),
+        ("removed", args.removed.map(|r| r.to_string())),
+        ("second", args.second.then(|| "true".to_string())),
     ];
     for (name, value) in options {
         let Some(value) = value else { continue };

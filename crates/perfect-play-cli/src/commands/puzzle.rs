@@ -67,9 +67,10 @@ fn text_of(command: &PuzzleCommand, answer: &Answer) -> String {
         ));
     } else {
         let remoteness = answer.remoteness;
+        let animal = answer.details.get("animal_to_move").and_then(Value::as_str);
         text.push_str(&result_sentence(
             answer.to_move,
-            None,
+            animal,
             answer.outcome,
             remoteness,
             margin_of(&answer.details).as_deref(),

@@ -27,9 +27,12 @@ pub use sum::{
 };
 
 use crate::budget::Cancel;
+pub mod coins;
+
 use crate::octal::{self, GrundySequence, OctalCode};
 use crate::period::{ArithmeticPeriod, Period, find_arithmetic_period};
 use crate::subtraction::{self, SubtractionSet};
+pub use coins::CoinRule;
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 use std::fmt;
@@ -47,6 +50,8 @@ pub enum HeapGame {
     Subtraction(SubtractionSet),
     /// Subtract a member of a set given by a rule.
     Rule(SetRule),
+    /// A coin-turning game: the heap is the coin a head is on.
+    CoinTurning(CoinRule),
 }
 
 /// Why a game name, component or query is not accepted.
@@ -57,7 +62,7 @@ pub enum ImpartialError {
     Cancelled(#[from] crate::budget::Cancelled),
     /// Not a game this library knows.
     #[error(
-        "{0:?} is not a game: use nim, grundy, squares, powers-of-two, primes, fibonacci, half (at most half), at-least-half, at-most-half, subtract=1,3,4 or a take-and-break code such as 0.77 or 0.3F"
+        "{0:?} is not a game: use nim, grundy, squares, powers-of-two, primes, fibonacci, mock-turtles, ruler, half (at most half), at-least-half, at-most-half, subtract=1,3,4 or a take-and-break code such as 0.77 or 0.3F"
     )]
     UnknownGame(String),
     /// A malformed take-and-break code.
@@ -131,6 +136,9 @@ pub enum ImpartialError {
     /// No sum given.
     #[error("give at least one component, GAME:HEAP")]
     Empty,
+    /// A question the game does not answer, with the reason.
+    #[error("{0}")]
+    Unsupported(String),
     /// Misère play beyond exact search.
     #[error(
         "misère play of this sum is solved by exact search over at most {0} positions, and it needs more; use fewer or smaller heaps"
@@ -153,6 +161,8 @@ impl FromStr for HeapGame {
             "powers-of-two" => HeapGame::Rule(SetRule::PowersOfTwo),
             "primes" => HeapGame::Rule(SetRule::Primes),
             "fibonacci" => HeapGame::Rule(SetRule::Fibonacci),
+            "mock-turtles" => HeapGame::CoinTurning(CoinRule::MockTurtles),
+            "ruler" => HeapGame::CoinTurning(CoinRule::Ruler),
             _ if lower.starts_with("subtract=") => {
                 let list = &t["subtract=".len()..];
                 let moves = crate::parse::list_in(list, 1, subtraction::MAX_MOVE).map_err(|e| {
@@ -190,6 +200,7 @@ impl fmt::Display for HeapGame {
                 write!(f, "subtract={}", moves.join(","))
             }
             HeapGame::Rule(rule) => write!(f, "{}", rule.name()),
+            HeapGame::CoinTurning(rule) => write!(f, "{}", rule.name()),
         }
     }
 }
@@ -209,6 +220,7 @@ impl HeapGame {
                 format!("subtract one of {{{}}}", moves.join(", "))
             }
             HeapGame::Rule(rule) => rule.describe().into(),
+            HeapGame::CoinTurning(rule) => rule.describe().into(),
         }
     }
 }
@@ -297,7 +309,7 @@ impl Values {
         let mut target = upto.max(PROOF_HEAPS.min(limits.max_values.saturating_sub(1)));
         match game {
             // A closed form needs no room for a proof.
-            HeapGame::Nim => target = upto,
+            HeapGame::Nim | HeapGame::CoinTurning(_) => target = upto,
             HeapGame::Rule(rule) if rule.formula().is_some() => target = upto,
             // Three-way splits cost time cubic in the heap: a shorter run for a period.
             HeapGame::TakeBreak(code) if code.is_hexadecimal() => {
@@ -466,6 +478,9 @@ impl Values {
                     take_break: None,
                 }
             }
+            HeapGame::CoinTurning(rule) => {
+                table(coins::table(*rule, upto), None, Some(rule.formula()))
+            }
             HeapGame::Rule(rule) => {
                 let work = rule.work(upto);
                 if work > limits.max_work as f64 {
@@ -487,6 +502,7 @@ impl Values {
     pub fn value(&self, n: &BigUint) -> Option<BigUint> {
         match &self.game {
             HeapGame::Nim => return Some(n.clone()),
+            HeapGame::CoinTurning(rule) => return Some(rule.value(n)),
             HeapGame::Rule(rule) => {
                 if let Some(v) = rule.value_by_formula(n) {
                     return Some(v);

@@ -1,6 +1,6 @@
 //! Sums of heap games: normal play by the nim-sum, misère play by exact search.
 
-use super::{HeapGame, ImpartialError, Limits, SetRule, Values};
+use super::{CoinRule, HeapGame, ImpartialError, Limits, SetRule, Values};
 use crate::game::{Ending, Game, Transition};
 use crate::octal;
 use crate::player::Outcome;
@@ -44,6 +44,9 @@ pub struct ComponentMove {
     pub take: BigUint,
     /// The heaps left in its place.
     pub leaves: Vec<BigUint>,
+    /// A coin-turning component: `leaves` are the coins the move turns over besides its
+    /// head, and `take` counts the coins turned.
+    pub turns_coins: bool,
 }
 
 impl ComponentMove {
@@ -51,6 +54,13 @@ impl ComponentMove {
     #[must_use]
     pub fn describe(&self) -> String {
         let parts: Vec<String> = self.leaves.iter().map(BigUint::to_string).collect();
+        if self.turns_coins {
+            return match parts.len() {
+                0 => "turn its head down".into(),
+                1 => format!("turn its head down and coin {} over", parts[0]),
+                _ => format!("turn its head down and coins {} over", join_and(&parts)),
+            };
+        }
         match (self.take.is_zero(), parts.len()) {
             (_, 0 | 1) => format!("take {}", self.take),
             (true, _) => format!("split into {}", join_and(&parts)),
@@ -121,7 +131,7 @@ fn tables(
                 Values::subtraction_heaps(set, largest, limits)?
             }
             // A closed form or a proven period answers every heap from a short table.
-            HeapGame::Nim | HeapGame::Subtraction(_) => {
+            HeapGame::Nim | HeapGame::Subtraction(_) | HeapGame::CoinTurning(_) => {
                 Values::compute(&c.game, 0, limits, on_progress)?
             }
             HeapGame::Rule(rule) if rule.formula().is_some() => {
@@ -267,6 +277,7 @@ pub fn analyse_sum_with_progress(
                         component: i + 1,
                         take,
                         leaves,
+                        turns_coins: matches!(c.game, HeapGame::CoinTurning(_)),
                     });
                 }
             };
@@ -337,6 +348,12 @@ fn moves_to_value(
             if target < heap {
                 one(heap - target, leaves_of(target), &mut total);
             }
+        }
+        HeapGame::CoinTurning(rule) => {
+            // The coins turned: the head and those turned up (its leaves).
+            total = rule.moves_to(heap, target, MAX_LISTED, &mut |coins| {
+                list(BigUint::from(coins.len() + 1), coins);
+            });
         }
         HeapGame::TakeBreak(_) => {
             let seq = table
@@ -473,6 +490,11 @@ impl SumGame {
                 .into_iter()
                 .map(|s| (s as u32, single(h - s as u32)))
                 .collect(),
+            HeapGame::CoinTurning(rule) => rule
+                .moves_of(h)
+                .into_iter()
+                .map(|coins| (coins.len() as u32 + 1, coins))
+                .collect(),
         }
     }
 
@@ -539,6 +561,8 @@ fn most_moves(game: &HeapGame, h: u32) -> u128 {
     let h = u128::from(h);
     match game {
         HeapGame::Nim | HeapGame::Rule(_) => h,
+        HeapGame::CoinTurning(CoinRule::Ruler) => h,
+        HeapGame::CoinTurning(CoinRule::MockTurtles) => h * h / 2 + 1,
         HeapGame::Subtraction(set) => set.moves().len() as u128,
         HeapGame::TakeBreak(code) => {
             let removals = code.largest_removal() as u128 + 1;
@@ -574,6 +598,15 @@ pub fn analyse_misere(
 ) -> Result<MisereSum, ImpartialError> {
     if components.is_empty() {
         return Err(ImpartialError::Empty);
+    }
+    if let Some(c) = components
+        .iter()
+        .find(|c| matches!(c.game, HeapGame::CoinTurning(_)))
+    {
+        return Err(ImpartialError::Unsupported(format!(
+            "{} under misère play: a coin-turning game is a sum of its heads only under normal play (two heads on one coin cancel there, not in misère play)",
+            c.game
+        )));
     }
     let too_large = ImpartialError::MisereTooLarge(limits.max_misere_states);
     let mut games: Vec<HeapGame> = Vec::new();
@@ -642,6 +675,7 @@ pub fn analyse_misere(
                     component: i + 1,
                     take: take.into(),
                     leaves: leaves.into_iter().map(BigUint::from).collect(),
+                    turns_coins: false,
                 });
             }
         }

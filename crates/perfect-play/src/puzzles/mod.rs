@@ -9,6 +9,7 @@
 //! hurrying and the loser delaying, as [`Value::preference`](crate::Value::preference)
 //! orders them), every move's value best first and a best line.
 
+pub mod cat_and_mouse;
 pub mod chalkboard;
 pub mod divisor;
 pub mod flip;

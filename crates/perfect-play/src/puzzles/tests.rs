@@ -536,3 +536,114 @@ fn nim_game_agrees_with_the_solver_up_to_200() {
         "50000000000000000000000000000000000000001"
     );
 }
+
+/// A textbook retrograde analysis of Cat and Mouse (child counters, a queue in order of
+/// remoteness), independent of the engine: (margin, remoteness) for every position.
+fn cat_and_mouse_by_counters(
+    board: &cat_and_mouse::Board,
+) -> std::collections::HashMap<cat_and_mouse::Position, (i64, Option<u64>)> {
+    use cat_and_mouse::{Animal, Position};
+    use std::collections::{HashMap, VecDeque};
+    let n = board.nodes() as u32;
+    let mut all = Vec::new();
+    for mouse in 0..n {
+        for cat in 0..n {
+            for to_move in [Animal::Mouse, Animal::Cat] {
+                all.push(Position {
+                    mouse,
+                    cat,
+                    to_move,
+                });
+            }
+        }
+    }
+    let mut parents: HashMap<Position, Vec<Position>> = HashMap::new();
+    let mut open: HashMap<Position, usize> = HashMap::new();
+    let mut value: HashMap<Position, (i64, u64)> = HashMap::new();
+    let mut queue = VecDeque::new();
+    for &p in &all {
+        let moves = board.moves(p);
+        open.insert(p, moves.len());
+        for node in moves {
+            parents.entry(board.after(p, node)).or_default().push(p);
+        }
+        if board.moves(p).is_empty() {
+            let v = match board.no_moves(&p) {
+                crate::Ending::Win => 1,
+                _ => -1,
+            };
+            value.insert(p, (v, 0));
+            queue.push_back(p);
+        }
+    }
+    while let Some(child) = queue.pop_front() {
+        let (v, r) = value[&child];
+        for &parent in parents.get(&child).map_or(&[][..], |v| v) {
+            if value.contains_key(&parent) {
+                continue;
+            }
+            if v < 0 {
+                value.insert(parent, (1, r + 1));
+                queue.push_back(parent);
+            } else {
+                let left = open.get_mut(&parent).unwrap();
+                *left -= 1;
+                if *left == 0 {
+                    value.insert(parent, (-1, r + 1));
+                    queue.push_back(parent);
+                }
+            }
+        }
+    }
+    all.into_iter()
+        .map(|p| (p, value.get(&p).map_or((0, None), |&(v, r)| (v, Some(r)))))
+        .collect()
+}
+
+#[test]
+fn cat_and_mouse_agrees_with_a_textbook_retrograde_analysis() {
+    // Small graphs from a fixed generator: every position, value and remoteness.
+    let mut seed = 12345u64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for _ in 0..60 {
+        let n = 3 + (next() % 6) as usize;
+        let mut adjacency = vec![Vec::new(); n];
+        for v in 0..n {
+            for w in v + 1..n {
+                if next() % 3 == 0 {
+                    adjacency[v].push(w as u32);
+                    adjacency[w].push(v as u32);
+                }
+            }
+        }
+        let board = cat_and_mouse::Board::new(adjacency).unwrap();
+        let solved = board.solve(&limits()).unwrap();
+        for (p, expected) in cat_and_mouse_by_counters(&board) {
+            assert_eq!(solved.value(p), expected, "{} at {p:?}", board.notation());
+            let answer = solved.analyse(p, &limits());
+            if let Some(line) = &answer.line {
+                assert_eq!(Some(line.len() as u64), answer.remoteness);
+            }
+        }
+    }
+}
+
+#[test]
+fn cat_and_mouse_published_examples() {
+    use cat_and_mouse::{Animal, Board, Position};
+    let start = Position {
+        mouse: 1,
+        cat: 2,
+        to_move: Animal::Mouse,
+    };
+    // LeetCode 913: a draw, then a mouse win.
+    let board = Board::parse("[[2,5],[3],[0,4,5],[1,4,5],[2,3],[0,2,3]]").unwrap();
+    assert_eq!(board.solve(&limits()).unwrap().value(start).0, 0);
+    let board = Board::parse("1,3/0/3/0,2").unwrap();
+    assert_eq!(board.solve(&limits()).unwrap().value(start).0, 1);
+}

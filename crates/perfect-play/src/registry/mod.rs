@@ -1239,6 +1239,35 @@ pub const GAMES: &[GameInfo] = &[
         answer: Some(answers::puzzles::guess_number),
         solved_by: "The least worst-case cost of every range: past the first guess whose lower part is the dearer the best is that guess, and below it a monotone queue keeps the least: O(n²) time against the published O(n³), 4 bytes a range (5,000: 50 MB, well under a second). Each guess leads to the dearer part, the adversary's answer; the margin is minus the cost.",
     },
+    GameInfo {
+        name: "cat-and-mouse",
+        aliases: &[],
+        title: "Cat and Mouse",
+        description: "LeetCode 913: on a graph the mouse (from 1, moving first) runs for the hole 0, the cat (from 2) hunts it; endless play is a draw",
+        view: View::Plain,
+        notation: "MOUSE CAT and who is to move (mouse or cat): 1 2, 3 4 cat; --graph gives the graph",
+        move_notation: "the node moved to",
+        params: &[Param {
+            name: "graph",
+            kind: ParamKind::Text,
+            required: true,
+            default: "",
+            help: "the graph: each node's neighbours comma-separated, nodes separated by / (2,5/3/0,4,5/1,4,5/2,3/0,2,3), or LeetCode's [[2,5],[3],...]",
+        }],
+        examples: &[
+            Example {
+                position: "1 2",
+                params: &[("graph", "1,3/0/3/0,2")],
+            },
+            Example {
+                position: "1 2",
+                params: &[("graph", "2,5/3/0,4,5/1,4,5/2,3/0,2,3")],
+            },
+        ],
+        engine: None,
+        answer: Some(answers::puzzles::cat_and_mouse),
+        solved_by: "Every (mouse, cat, side) position, 2n² of them, goes to the engine as a graph and is solved by retrograde analysis on every core: wins and losses at their exact remoteness, endless play a draw. About 19 bytes a position and 8 a move: 1,000 nodes of degree 3 take about 150 MB; 10,000 nodes about 16 GB (refused under the default limit with the figure).",
+    },
 ];
 
 #[cfg(test)]

@@ -90,15 +90,18 @@ struct Shape {
     to_move: Side,
     /// A scoring game: every move and the position carry their `margin`.
     scoring: bool,
+    /// A loopy game: margin 0 is a draw (endless play), not a tie.
+    draws: bool,
     method: &'static str,
     reason: String,
     details: Map<String, Value>,
 }
 
-fn outcome_of(margin: i64) -> Outcome {
+fn outcome_of(margin: i64, draws: bool) -> Outcome {
     match margin.signum() {
         1 => Outcome::Win,
         -1 => Outcome::Loss,
+        _ if draws => Outcome::Draw,
         _ => Outcome::Tie,
     }
 }
@@ -120,7 +123,7 @@ fn build<M>(
             }
             MoveValue {
                 mv: mv(&m.mv),
-                outcome: outcome_of(m.margin),
+                outcome: outcome_of(m.margin, shape.draws),
                 remoteness: m.remoteness,
                 ends_game: after.ends,
                 position: after.position,
@@ -139,7 +142,7 @@ fn build<M>(
         details.insert("margin".into(), json!(s.margin));
     }
     details.insert("reason".into(), json!(shape.reason));
-    let outcome = outcome_of(s.margin);
+    let outcome = outcome_of(s.margin, shape.draws);
     Answer {
         game: shape.game,
         position: shape.position,
@@ -210,6 +213,7 @@ pub fn stone_game_2(
         position: join(&piles),
         to_move: Side::First,
         scoring: true,
+        draws: false,
         method: "sliding-windows",
         reason: "each (pile, M) from two monotone windows of the moves: X <= M along its column, M < X <= 2M along its row; O(n²)".into(),
         details,
@@ -256,6 +260,7 @@ pub fn stone_game_3(
         position: join(&values),
         to_move: Side::First,
         scoring: true,
+        draws: false,
         method: "suffix-recurrence",
         reason: "each suffix from the next three, one pass from the back; O(n)".into(),
         details,
@@ -306,6 +311,7 @@ pub fn stone_game_6(
         position: format!("{} / {}", join(&mine), join(&theirs)),
         to_move: Side::First,
         scoring: true,
+        draws: false,
         method: "greedy-by-sum",
         reason: "the margin is the mover's stones' combined values minus all the opponent's values, so both take the largest combined value first; O(n log n)".into(),
         details,
@@ -358,6 +364,7 @@ pub fn stone_game_7(
         position: join(&stones),
         to_move: Side::First,
         scoring: true,
+        draws: false,
         method: "interval-dp",
         reason:
             "the interval recurrence by diagonals in one row of margins; O(n²) time, O(n) memory"
@@ -406,6 +413,7 @@ pub fn stone_game_8(
         position: join(&stones),
         to_move: Side::First,
         scoring: true,
+        draws: false,
         method: "prefix-sums",
         reason: "the leftmost stone is always a prefix sum, so a position is an index; one pass from the back keeps the best later index; O(n)".into(),
         details,
@@ -467,6 +475,7 @@ pub fn stone_game_9(
         position: join(&stones),
         to_move: Side::of(!second),
         scoring: false,
+        draws: false,
         method: "residue-count",
         reason: "only residues mod 3 count: after the first removal the safe moves are the zeros and one forced chain of alternating residues, so their number decides who is stuck; O(n)".into(),
         details,
@@ -517,6 +526,7 @@ pub fn nim_game(_: &Params, position: &str, _: &Budget) -> Result<Answer, QueryE
         position: n.to_string(),
         to_move: Side::First,
         scoring: false,
+        draws: false,
         method: "theorem",
         reason: "a multiple of 4 loses: whatever is taken, the other takes the rest of 4".into(),
         details,
@@ -558,6 +568,7 @@ pub fn divisor_game(
         position: n.to_string(),
         to_move: Side::First,
         scoring: false,
+        draws: false,
         method: "theorem",
         reason: format!(
             "an even number wins: taking 1 leaves an odd one, and every divisor of an odd number is odd, so every move from it leaves an even one; the remoteness by every number below up to {}",
@@ -598,6 +609,7 @@ pub fn flip_game(params: &Params, position: &str, budget: &Budget) -> Result<Ans
         position: text.clone(),
         to_move: Side::First,
         scoring: false,
+        draws: false,
         method: "grundy-sum",
         reason: "a run of k pluses is a heap of Dawson's Kayles (octal 0.07), whose values have period 34 after 52: the nim-sum of the runs decides".into(),
         details,
@@ -648,6 +660,7 @@ pub fn chalkboard_xor(
         position: join(&numbers),
         to_move: Side::First,
         scoring: false,
+        draws: false,
         method: "theorem",
         reason: format!(
             "the player to move wins when the XOR is 0 or the count is even (an even count with XOR X != 0 holds a number other than X to erase); the remoteness by search up to {} numbers",
@@ -717,6 +730,7 @@ pub fn guess_number(
         position: format!("{low} {high}"),
         to_move: Side::First,
         scoring: true,
+        draws: false,
         method: "monotone-queue",
         reason: "the least worst-case cost of every range, each from the first guess whose lower part is the dearer and a monotone queue of the guesses below it; O(n²)".into(),
         details,
@@ -746,6 +760,113 @@ pub fn guess_number(
             c.details
                 .insert("cost".into(), json!(k as u64 + lower.max(upper)));
             c
+        },
+    ))
+}
+
+/// Cat and Mouse: `graph` the adjacency lists, `position` `MOUSE CAT` and the animal to move
+/// (`mouse` by default).
+///
+/// # Errors
+/// A graph or position not accepted, or the solve over the memory limit or the budget.
+pub fn cat_and_mouse(
+    params: &Params,
+    position: &str,
+    budget: &Budget,
+) -> Result<Answer, QueryError> {
+    use puzzles::cat_and_mouse::{Animal, Board, Position};
+    let board = Board::parse(params.text("graph").unwrap_or(""))?;
+    let n = board.nodes() as u32;
+    let words: Vec<&str> = position.split_whitespace().collect();
+    let node = |w: &str, who: &str| -> Result<u32, QueryError> {
+        match w.parse::<u32>() {
+            Ok(v) if v < n => Ok(v),
+            _ => Err(QueryError::BadInput(format!(
+                "the {who}'s node {:?} is not one of the graph's (0 to {})",
+                crate::parse::shorten(w),
+                n - 1
+            ))),
+        }
+    };
+    let (mouse, cat, to_move) = match words[..] {
+        [m, c] => (node(m, "mouse")?, node(c, "cat")?, Animal::Mouse),
+        [m, c, who] => (
+            node(m, "mouse")?,
+            node(c, "cat")?,
+            match who {
+                "mouse" | "m" => Animal::Mouse,
+                "cat" | "c" => Animal::Cat,
+                _ => {
+                    return Err(QueryError::BadInput(format!(
+                        "{:?} is not mouse or cat: say who is to move",
+                        crate::parse::shorten(who)
+                    )));
+                }
+            },
+        ),
+        _ => {
+            return Err(QueryError::BadInput(
+                "give MOUSE CAT (the nodes), then mouse or cat for who is to move: 1 2".into(),
+            ));
+        }
+    };
+    if cat == 0 {
+        return Err(QueryError::BadInput(
+            "the cat is never in the hole, node 0".into(),
+        ));
+    }
+    let positions = 2 * u64::from(n) * u64::from(n);
+    start(
+        budget,
+        || format!("Cat and Mouse on {n} nodes ({positions} positions)"),
+        positions as f64 * 3e-7,
+    )?;
+    let limits = limits(params, budget);
+    let solved = board.solve(&limits)?;
+    let here = Position {
+        mouse,
+        cat,
+        to_move,
+    };
+    let s = solved.analyse(here, &limits);
+    let name = |a: Animal| if a == Animal::Mouse { "mouse" } else { "cat" };
+    let other = if to_move == Animal::Mouse {
+        Animal::Cat
+    } else {
+        Animal::Mouse
+    };
+    let winner = match s.margin {
+        1 => name(to_move),
+        -1 => name(other),
+        _ => "draw",
+    };
+    let mut details = Map::new();
+    details.insert("mouse".into(), json!(mouse));
+    details.insert("cat".into(), json!(cat));
+    details.insert("animal_to_move".into(), json!(name(to_move)));
+    details.insert("winner".into(), json!(winner));
+    details.insert("nodes".into(), json!(n));
+    details.insert("positions_in_table".into(), json!(positions));
+    let shape = Shape {
+        game: "cat-and-mouse",
+        position: format!("{mouse} {cat} {}", name(to_move)),
+        to_move: Side::of(to_move == Animal::Mouse),
+        scoring: false,
+        draws: true,
+        method: "engine",
+        reason: "every (mouse, cat, side) position solved by the engine's retrograde analysis: a win or loss at its exact remoteness, endless play a draw".into(),
+        details,
+    };
+    Ok(build(
+        shape,
+        &s,
+        |&v| json!(v),
+        |&v| {
+            let after = board.after(here, v);
+            Child::to(
+                format!("{} {} {}", after.mouse, after.cat, name(after.to_move)),
+                true,
+            )
         },
     ))
 }

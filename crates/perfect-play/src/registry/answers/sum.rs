@@ -330,6 +330,7 @@ fn every_move(
                 component: i + 1,
                 take: BigUint::from(take),
                 leaves: leaves.iter().map(|&l| BigUint::from(l)).collect(),
+                turns_coins: matches!(c.game, crate::impartial::HeapGame::CoinTurning(_)),
             };
             let win = winning_keys.contains(&key(&m));
             moves.push(valued(&m, win));
