@@ -36,6 +36,19 @@ EXAMPLES = [
     (("teeko", None), {"size": 4, "pieces": 3}, ["teeko", "--size", "4", "--pieces", "3"]),
     (("dobutsu", None), {"animals": "c"}, ["dobutsu", "--animals", "c"]),
     (("hexapawn", None), {}, ["hexapawn"]),
+    (("stone-game-2", "2 7 9 4 4"), {}, ["stone-game-2", "2", "7", "9", "4", "4"]),
+    (("stone-game-2", "1 2 3"), {"m": 2}, ["stone-game-2", "--m", "2", "1", "2", "3"]),
+    (("stone-game-3", "1 2 3 -9"), {}, ["stone-game-3", "1", "2", "3", "-9"]),
+    (("stone-game-6", "2 4 3 / 1 6 7"), {}, ["stone-game-6", "2", "4", "3", "/", "1", "6", "7"]),
+    (("stone-game-7", "5 3 1 4 2"), {"line": True}, ["stone-game-7", "--line", "5", "3", "1", "4", "2"]),
+    (("stone-game-8", "7 -6 5 10 5 -2 -6"), {}, ["stone-game-8", "7", "-6", "5", "10", "5", "-2", "-6"]),
+    (("stone-game-9", "1 1 3"), {"removed": 2, "second": True}, ["stone-game-9", "--removed", "2", "--second", "1", "1", "3"]),
+    (("nim-game", "123456789012345678901234567"), {}, ["nim-game", "123456789012345678901234567"]),
+    (("divisor-game", "360"), {}, ["divisor-game", "360"]),
+    (("flip-game", "+++++-++"), {}, ["flip-game", "+++++-++"]),
+    (("chalkboard-xor", "1 2 3 4"), {}, ["chalkboard-xor", "1", "2", "3", "4"]),
+    (("guess-number", "3 40"), {}, ["guess-number", "3", "40"]),
+    (("cat-and-mouse", "3 4 cat"), {"graph": "2,5/3/0,4,5/1,4,5/2,3/0,2,3"}, ["cat-and-mouse", "--graph", "2,5/3/0,4,5/1,4,5/2,3/0,2,3", "3", "4", "cat"]),
 ]
 
 
@@ -152,3 +165,12 @@ def test_the_package_docstring_examples_run():
 def test_everything_public_has_a_docstring():
     for name in perfect_play.__all__:
         assert getattr(perfect_play, name).__doc__, name
+
+
+def test_the_puzzles_refuse_bad_input_and_sizes_with_the_command_lines_message():
+    with pytest.raises(ValueError, match="pile 0 is out of range"):
+        perfect_play.query("stone-game-2", "0 1")
+    with pytest.raises(ValueError, match="not a coin of Flip Game"):
+        perfect_play.query("flip-game", "+x+")
+    with pytest.raises(perfect_play.OverBudget, match="over the limit"):
+        perfect_play.query("stone-game-2", " ".join(["5"] * 60000))

@@ -503,7 +503,18 @@ impl SumGame {
     pub fn canonical(&self, mut heaps: Vec<(usize, u32)>) -> Vec<(usize, u32)> {
         heaps.retain(|&(g, h)| !self.heap_moves(g, h).is_empty());
         heaps.sort_unstable();
-        heaps
+        // Two heads on one coin are no head (the move that turned the second one over
+        // turned it down): a coin-turning game keeps a set of heads, as the row of coins does.
+        let mut kept: Vec<(usize, u32)> = Vec::with_capacity(heaps.len());
+        for heap in heaps {
+            let coins = matches!(self.games[heap.0], HeapGame::CoinTurning(_));
+            if coins && kept.last() == Some(&heap) {
+                kept.pop();
+            } else {
+                kept.push(heap);
+            }
+        }
+        kept
     }
 }
 

@@ -3,6 +3,11 @@
 //! hole, node 0. The mouse wins on reaching the hole, the cat on reaching the mouse; play that
 //! repeats forever is a draw.
 //!
+//! Cat and Mouse II (LeetCode 1728) is the same game on a grid: each jumps up to its reach
+//! in a straight line (walls `#` stop a jump) or stays; the mouse wins on reaching the food
+//! `F`, the cat on reaching the mouse or the food first. (LeetCode's 1000-turn limit makes
+//! endless play the cat's; here it is a draw, and `winner` says so.)
+//!
 //! A loopy game: its positions (mouse node, cat node, side to move), two per pair of nodes,
 //! go to the engine as a graph ([`GameGraph`]) and are solved by retrograde analysis on every
 //! core, draws and remoteness exact. About 19 bytes a position and 8 a move: 2n² positions,
@@ -36,10 +41,19 @@ pub struct Position {
     pub to_move: Animal,
 }
 
-/// A graph as adjacency lists, checked.
+/// The board: where each animal may go from each node, the hole (or food), and where they
+/// start.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
     adjacency: Vec<Vec<u32>>,
+    mouse_moves: Vec<Vec<u32>>,
+    cat_moves: Vec<Vec<u32>>,
+    hole: u32,
+    /// The cat wins by reaching the hole (the grid's food) first.
+    cat_takes_hole: bool,
+    start: (u32, u32),
+    /// The grid's width, for a grid board.
+    width: Option<usize>,
 }
 
 impl Board {
@@ -62,7 +76,117 @@ impl Board {
                 )));
             }
         }
-        Ok(Board { adjacency })
+        let cat_moves = adjacency
+            .iter()
+            .map(|l| l.iter().copied().filter(|&w| w != 0).collect())
+            .collect();
+        Ok(Board {
+            mouse_moves: adjacency.clone(),
+            cat_moves,
+            adjacency,
+            hole: 0,
+            cat_takes_hole: false,
+            start: (1, 2),
+            width: None,
+        })
+    }
+
+    /// A grid board (LeetCode 1728): rows separated by `/` of `.` floor, `#` wall, `F` food,
+    /// `C` cat and `M` mouse; the cat jumps up to `cat_jump` cells in a line, the mouse up to
+    /// `mouse_jump`, or stays. Cells are numbered in reading order from 0.
+    ///
+    /// # Errors
+    /// Rows of different lengths, another character, or not exactly one `C`, `M` and `F`.
+    pub fn grid(text: &str, cat_jump: u32, mouse_jump: u32) -> Result<Board, PuzzleError> {
+        let rows: Vec<&[u8]> = text
+            .trim()
+            .split('/')
+            .map(|r| r.trim().as_bytes())
+            .collect();
+        let width = rows[0].len();
+        if width == 0 || rows.iter().any(|r| r.len() != width) {
+            return Err(PuzzleError::BadInput(
+                "the grid's rows, separated by /, must be equally long and not empty".into(),
+            ));
+        }
+        let cells = rows.len() * width;
+        if cells > MAX_NODES {
+            return Err(PuzzleError::BadInput(format!(
+                "a grid of {cells} cells is past the engine's boards (at most {MAX_NODES})"
+            )));
+        }
+        let find = |mark: u8| -> Result<u32, PuzzleError> {
+            let at: Vec<usize> = (0..cells)
+                .filter(|&i| rows[i / width][i % width] == mark)
+                .collect();
+            match at[..] {
+                [one] => Ok(one as u32),
+                _ => Err(PuzzleError::BadInput(format!(
+                    "the grid needs exactly one {}, not {}",
+                    mark as char,
+                    at.len()
+                ))),
+            }
+        };
+        let (cat, mouse, food) = (find(b'C')?, find(b'M')?, find(b'F')?);
+        if let Some(&bad) = rows
+            .iter()
+            .flat_map(|r| r.iter())
+            .find(|&&c| !b".#FCM".contains(&c))
+        {
+            return Err(PuzzleError::BadInput(format!(
+                "{:?} is not a cell: use . (floor), # (wall), F (food), C (cat), M (mouse)",
+                bad as char
+            )));
+        }
+        let wall = |i: usize| rows[i / width][i % width] == b'#';
+        let reach = |jump: u32| -> Vec<Vec<u32>> {
+            (0..cells)
+                .map(|i| {
+                    if wall(i) {
+                        return Vec::new();
+                    }
+                    let mut to = vec![i as u32];
+                    let (r, c) = ((i / width) as i64, (i % width) as i64);
+                    for (dr, dc) in [(-1i64, 0i64), (1, 0), (0, -1), (0, 1)] {
+                        for step in 1..=i64::from(jump) {
+                            let (nr, nc) = (r + dr * step, c + dc * step);
+                            if nr < 0 || nc < 0 || nr >= rows.len() as i64 || nc >= width as i64 {
+                                break;
+                            }
+                            let j = nr as usize * width + nc as usize;
+                            if wall(j) {
+                                break;
+                            }
+                            to.push(j as u32);
+                        }
+                    }
+                    to
+                })
+                .collect()
+        };
+        let mouse_moves = reach(mouse_jump);
+        Ok(Board {
+            adjacency: mouse_moves.clone(),
+            mouse_moves,
+            cat_moves: reach(cat_jump),
+            hole: food,
+            cat_takes_hole: true,
+            start: (mouse, cat),
+            width: Some(width),
+        })
+    }
+
+    /// Where the mouse and the cat start.
+    #[must_use]
+    pub fn start_nodes(&self) -> (u32, u32) {
+        self.start
+    }
+
+    /// The grid's width, for a grid board.
+    #[must_use]
+    pub fn width(&self) -> Option<usize> {
+        self.width
     }
 
     /// Parse adjacency lists: each node's neighbours comma-separated, nodes separated by `/`
@@ -133,16 +257,27 @@ impl Board {
     /// The moves of `p`: the nodes the animal to move may go to (none once the game is over).
     #[must_use]
     pub fn moves(&self, p: Position) -> Vec<u32> {
-        if p.mouse == 0 || p.mouse == p.cat {
+        if self.winner(p).is_some() {
             return Vec::new();
         }
         match p.to_move {
-            Animal::Mouse => self.adjacency[p.mouse as usize].clone(),
-            Animal::Cat => self.adjacency[p.cat as usize]
-                .iter()
-                .copied()
-                .filter(|&w| w != 0)
-                .collect(),
+            Animal::Mouse => self.mouse_moves[p.mouse as usize].clone(),
+            Animal::Cat => self.cat_moves[p.cat as usize].clone(),
+        }
+    }
+
+    /// Who has won at `p`, if the game is over: the cat on the mouse, the mouse in the hole,
+    /// or (on a grid) the cat at the food.
+    #[must_use]
+    pub fn winner(&self, p: Position) -> Option<Animal> {
+        if p.mouse == p.cat {
+            Some(Animal::Cat)
+        } else if p.mouse == self.hole {
+            Some(Animal::Mouse)
+        } else if self.cat_takes_hole && p.cat == self.hole {
+            Some(Animal::Cat)
+        } else {
+            None
         }
     }
 
@@ -163,14 +298,12 @@ impl Board {
         }
     }
 
-    /// The result of a finished position for the animal to move there.
-    fn finished(p: Position) -> Finished {
-        let mouse_won = p.mouse == 0;
-        let mover_won = mouse_won == (p.to_move == Animal::Mouse);
-        if mover_won {
-            Finished::Win
-        } else {
-            Finished::Loss
+    /// The result of a position without moves for the animal to move there: the winner's,
+    /// or a loss for an animal with nowhere to go.
+    fn finished(&self, p: Position) -> Finished {
+        match self.winner(p) {
+            Some(w) if w == p.to_move => Finished::Win,
+            _ => Finished::Loss,
         }
     }
 
@@ -178,9 +311,10 @@ impl Board {
     #[must_use]
     pub fn graph_bytes(&self) -> u64 {
         let n = self.nodes() as u64;
-        let degrees: u64 = self.adjacency.iter().map(|l| l.len() as u64).sum();
+        let degrees: u64 = self.mouse_moves.iter().map(|l| l.len() as u64).sum::<u64>()
+            + self.cat_moves.iter().map(|l| l.len() as u64).sum::<u64>();
         // Each (mouse, cat) pair: the mouse's moves and the cat's.
-        2 * n * n * BYTES_PER_POSITION + 2 * n * degrees * BYTES_PER_MOVE
+        2 * n * n * BYTES_PER_POSITION + n * degrees * BYTES_PER_MOVE
     }
 
     /// Every position solved by the engine.
@@ -219,11 +353,7 @@ impl Board {
                     let i = self.index(p) as usize;
                     let moves = self.moves(p);
                     if moves.is_empty() {
-                        results[i] = if mouse == 0 || mouse == cat {
-                            Board::finished(p)
-                        } else {
-                            Finished::Loss
-                        };
+                        results[i] = self.finished(p);
                     }
                     for node in moves {
                         targets.push(self.index(self.after(p, node)));
@@ -355,8 +485,8 @@ impl Game for Board {
     type Move = u32;
     fn start(&self) -> Position {
         Position {
-            mouse: 1,
-            cat: 2,
+            mouse: self.start.0,
+            cat: self.start.1,
             to_move: Animal::Mouse,
         }
     }
@@ -367,13 +497,9 @@ impl Game for Board {
         Transition::to(self.after(*p, *node))
     }
     fn no_moves(&self, p: &Position) -> crate::Ending {
-        if p.mouse == 0 || p.mouse == p.cat {
-            match Board::finished(*p) {
-                Finished::Win => crate::Ending::Win,
-                _ => crate::Ending::Loss,
-            }
-        } else {
-            crate::Ending::Loss
+        match self.finished(*p) {
+            Finished::Win => crate::Ending::Win,
+            _ => crate::Ending::Loss,
         }
     }
 }

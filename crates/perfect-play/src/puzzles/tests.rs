@@ -647,3 +647,39 @@ fn cat_and_mouse_published_examples() {
     let board = Board::parse("1,3/0/3/0,2").unwrap();
     assert_eq!(board.solve(&limits()).unwrap().value(start).0, 1);
 }
+
+#[test]
+fn cat_and_mouse_on_a_grid_agrees_with_the_counters_and_the_published_examples() {
+    use cat_and_mouse::{Animal, Board, Position};
+    let start = |b: &Board| {
+        let (mouse, cat) = b.start_nodes();
+        Position {
+            mouse,
+            cat,
+            to_move: Animal::Mouse,
+        }
+    };
+    // LeetCode 1728: the mouse wins the first two, not the third (its turn limit makes
+    // endless play the cat's).
+    for (grid, cat, mouse, mouse_wins) in [
+        ("####F/#C.../M....", 1, 2, true),
+        ("M.C...F", 1, 4, true),
+        ("M.C...F", 1, 3, false),
+    ] {
+        let board = Board::grid(grid, cat, mouse).unwrap();
+        let solved = board.solve(&limits()).unwrap();
+        assert_eq!(solved.value(start(&board)).0 > 0, mouse_wins, "{grid}");
+        for (p, expected) in cat_and_mouse_by_counters(&board) {
+            assert_eq!(solved.value(p), expected, "{grid} at {p:?}");
+        }
+    }
+    for grid in ["M#./.C./..F", "C..#/.#../M.#F", "MC/F."] {
+        let board = Board::grid(grid, 2, 1).unwrap();
+        let solved = board.solve(&limits()).unwrap();
+        for (p, expected) in cat_and_mouse_by_counters(&board) {
+            assert_eq!(solved.value(p), expected, "{grid} at {p:?}");
+        }
+    }
+    assert!(Board::grid("M.C", 1, 1).is_err());
+    assert!(Board::grid("MCF/..", 1, 1).is_err());
+}

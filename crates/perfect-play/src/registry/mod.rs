@@ -1243,17 +1243,40 @@ pub const GAMES: &[GameInfo] = &[
         name: "cat-and-mouse",
         aliases: &[],
         title: "Cat and Mouse",
-        description: "LeetCode 913: on a graph the mouse (from 1, moving first) runs for the hole 0, the cat (from 2) hunts it; endless play is a draw",
+        description: "LeetCode 913 and 1728: on a graph (or a grid) the mouse, moving first, runs for the hole (the food), the cat hunts it; endless play is a draw",
         view: View::Plain,
-        notation: "MOUSE CAT and who is to move (mouse or cat): 1 2, 3 4 cat; --graph gives the graph",
-        move_notation: "the node moved to",
-        params: &[Param {
-            name: "graph",
-            kind: ParamKind::Text,
-            required: true,
-            default: "",
-            help: "the graph: each node's neighbours comma-separated, nodes separated by / (2,5/3/0,4,5/1,4,5/2,3/0,2,3), or LeetCode's [[2,5],[3],...]",
-        }],
+        notation: "MOUSE CAT and who is to move (mouse or cat): 1 2, 3 4 cat, or start; --graph or --grid gives the board",
+        move_notation: "the node (the grid's cell, in reading order from 0) moved to",
+        params: &[
+            Param {
+                name: "graph",
+                kind: ParamKind::Text,
+                required: false,
+                default: "",
+                help: "the graph (LeetCode 913): each node's neighbours comma-separated, nodes separated by / (2,5/3/0,4,5/1,4,5/2,3/0,2,3), or LeetCode's [[2,5],[3],...]",
+            },
+            Param {
+                name: "grid",
+                kind: ParamKind::Text,
+                required: false,
+                default: "",
+                help: "or a grid (LeetCode 1728): rows separated by / of . floor, # wall, F food, C cat, M mouse; cells numbered in reading order from 0",
+            },
+            Param {
+                name: "cat_jump",
+                kind: ParamKind::Integer { min: 1, max: 1000 },
+                required: false,
+                default: "",
+                help: "on a grid: the most cells the cat jumps in a line (default 1)",
+            },
+            Param {
+                name: "mouse_jump",
+                kind: ParamKind::Integer { min: 1, max: 1000 },
+                required: false,
+                default: "",
+                help: "on a grid: the most cells the mouse jumps in a line (default 1)",
+            },
+        ],
         examples: &[
             Example {
                 position: "1 2",
@@ -1262,6 +1285,14 @@ pub const GAMES: &[GameInfo] = &[
             Example {
                 position: "1 2",
                 params: &[("graph", "2,5/3/0,4,5/1,4,5/2,3/0,2,3")],
+            },
+            Example {
+                position: "start",
+                params: &[
+                    ("grid", "####F/#C.../M...."),
+                    ("cat_jump", "1"),
+                    ("mouse_jump", "2"),
+                ],
             },
         ],
         engine: None,

@@ -775,8 +775,26 @@ pub fn cat_and_mouse(
     budget: &Budget,
 ) -> Result<Answer, QueryError> {
     use puzzles::cat_and_mouse::{Animal, Board, Position};
-    let board = Board::parse(params.text("graph").unwrap_or(""))?;
+    let board = match (params.text("graph"), params.text("grid")) {
+        (Some(graph), None) => Board::parse(graph)?,
+        (None, Some(grid)) => {
+            let jump = |name| params.integer(name).unwrap_or(1) as u32;
+            Board::grid(grid, jump("cat_jump"), jump("mouse_jump"))?
+        }
+        _ => {
+            return Err(QueryError::BadInput(
+                "give the board: --graph (LeetCode 913's adjacency lists) or --grid (1728's rows, with --cat-jump and --mouse-jump)".into(),
+            ));
+        }
+    };
     let n = board.nodes() as u32;
+    let (start_mouse, start_cat) = board.start_nodes();
+    let start_words = format!("{start_mouse} {start_cat}");
+    let position = if position.trim() == "start" {
+        start_words.as_str()
+    } else {
+        position
+    };
     let words: Vec<&str> = position.split_whitespace().collect();
     let node = |w: &str, who: &str| -> Result<u32, QueryError> {
         match w.parse::<u32>() {
@@ -810,7 +828,7 @@ pub fn cat_and_mouse(
             ));
         }
     };
-    if cat == 0 {
+    if cat == 0 && board.width().is_none() {
         return Err(QueryError::BadInput(
             "the cat is never in the hole, node 0".into(),
         ));
@@ -854,7 +872,11 @@ pub fn cat_and_mouse(
         scoring: false,
         draws: true,
         method: "engine",
-        reason: "every (mouse, cat, side) position solved by the engine's retrograde analysis: a win or loss at its exact remoteness, endless play a draw".into(),
+        reason: if board.width().is_some() {
+            "every (mouse, cat, side) position of the grid solved by the engine's retrograde analysis: a win or loss at its exact remoteness, endless play a draw (LeetCode 1728's turn limit gives those to the cat); cells numbered in reading order from 0".into()
+        } else {
+            "every (mouse, cat, side) position solved by the engine's retrograde analysis: a win or loss at its exact remoteness, endless play a draw".into()
+        },
         details,
     };
     Ok(build(
