@@ -1,7 +1,7 @@
 //! Command-line arguments (clap derive). Each subcommand is one game family.
 
 use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches, Parser, Subcommand};
-use perfect_play::registry::{self, GameInfo, ParamKind};
+use perfect_play::registry::{self, Example, GameInfo, ParamKind};
 
 /// Solve two-player games exactly: who wins under perfect play, with which move, and why.
 ///
@@ -459,21 +459,7 @@ fn game_command(info: &'static GameInfo, top_level: bool) -> clap::Command {
         .collect();
     command = command.after_help(format!("Examples:\n{}", examples.join("\n")));
     for param in info.params {
-        let mut arg = Arg::new(param.name)
-            .long(param.name.replace('_', "-"))
-            .help(capitalise(param.help));
-        arg = match param.kind {
-            ParamKind::Boolean => arg.action(ArgAction::SetTrue),
-            ParamKind::Integer { min, max } => arg
-                .value_name("N")
-                .value_parser(clap::value_parser!(u64).range(min..=max)),
-            ParamKind::List => arg.value_name("LIST"),
-            ParamKind::Text => arg.value_name("TEXT"),
-        };
-        if !param.default.is_empty() {
-            arg = arg.default_value(param.default);
-        }
-        command = command.arg(arg);
+        command = command.arg(param_arg(param));
     }
     if top_level {
         command = command
@@ -494,6 +480,26 @@ fn game_command(info: &'static GameInfo, top_level: bool) -> clap::Command {
             );
     }
     command
+}
+
+/// A registry parameter as a flag: `--ties-win`, `--size N` checked against its range, its
+/// default shown.
+fn param_arg(param: &registry::Param) -> Arg {
+    let mut arg = Arg::new(param.name)
+        .long(param.name.replace('_', "-"))
+        .help(capitalise(param.help));
+    arg = match param.kind {
+        ParamKind::Boolean => arg.action(ArgAction::SetTrue),
+        ParamKind::Integer { min, max } => arg
+            .value_name("N")
+            .value_parser(clap::value_parser!(u64).range(min..=max)),
+        ParamKind::List => arg.value_name("LIST"),
+        ParamKind::Text => arg.value_name("TEXT"),
+    };
+    if !param.default.is_empty() {
+        arg = arg.default_value(param.default);
+    }
+    arg
 }
 
 fn capitalise(text: &str) -> String {
@@ -964,10 +970,19 @@ fn puzzle_command(info: &'static GameInfo) -> clap::Command {
         .long_about(long)
         .visible_aliases(info.aliases.iter().copied())
         .after_help(format!(
-            "Examples:\n{}\n  printf '{}\\n' | perfect-play {} --batch",
+            "Examples:\n{}\n  printf '{}\\n' | perfect-play {}{} --batch",
             examples.join("\n"),
             info.examples[0].position,
-            info.name
+            info.name,
+            // The first example's flags alone: the positions come from stdin.
+            Example {
+                position: "",
+                params: info.examples[0].params,
+            }
+            .words()
+            .iter()
+            .map(|w| format!(" {w}"))
+            .collect::<String>()
         ))
         .arg(
             Arg::new("position")
@@ -983,19 +998,12 @@ fn puzzle_command(info: &'static GameInfo) -> clap::Command {
                 .help("Read one position a line from stdin and print one JSON object a line"),
         );
     for param in info.params {
-        let mut arg = Arg::new(param.name)
-            .long(param.name.replace('_', "-"))
-            .help(capitalise(param.help));
-        arg = match param.kind {
-            ParamKind::Boolean => arg.action(ArgAction::SetTrue),
-            ParamKind::Integer { min, max } => arg
-                .value_name("N")
-                .value_parser(clap::value_parser!(u64).range(min..=max)),
-            ParamKind::List => arg.value_name("LIST"),
-            ParamKind::Text => arg.value_name("TEXT"),
-        };
-        if !param.default.is_empty() {
-            arg = arg.default_value(param.default);
+        let mut arg = param_arg(param);
+        if param.kind == ParamKind::Text {
+            arg = arg.long_help(format!(
+                "{} (@PATH: read it from a file)",
+                capitalise(param.help)
+            ));
         }
         command = command.arg(arg);
     }

@@ -421,19 +421,7 @@ impl Solved<'_> {
     #[must_use]
     pub fn analyse(&self, p: Position, limits: &Limits) -> Solution<u32> {
         let (margin, remoteness) = self.value(p);
-        let mut moves: Vec<Scored<u32>> = self
-            .board
-            .moves(p)
-            .into_iter()
-            .map(|node| {
-                let (m, r) = self.value(self.board.after(p, node));
-                Scored {
-                    mv: node,
-                    margin: -m,
-                    remoteness: r.map(|r| r + 1),
-                }
-            })
-            .collect();
+        let mut moves = self.analyse_moves(p);
         let total = moves.len() as u64;
         let winning = super::best_first(&mut moves, limits.max_listed);
         let line = remoteness
@@ -462,6 +450,7 @@ impl Solved<'_> {
         }
     }
 
+    /// Every move of `p` valued for the animal that makes it.
     fn analyse_moves(&self, p: Position) -> Vec<Scored<u32>> {
         self.board
             .moves(p)

@@ -176,10 +176,16 @@ pub fn solve_in(
     })
 }
 
-/// The published recurrence over every range and guess: O(n³), the benchmarks' baseline and
-/// the tests' oracle.
+/// The least cost of `1..=n` by the published recurrence.
 #[must_use]
 pub fn cost_by_recurrence(n: usize) -> u64 {
+    costs_by_recurrence(n)[1][n]
+}
+
+/// The published recurrence over every range and guess: O(n³), the benchmarks' baseline and
+/// the tests' oracle. `table[i][j]` is the least cost of `i..=j` (0 for one number or none).
+#[must_use]
+pub fn costs_by_recurrence(n: usize) -> Vec<Vec<u64>> {
     let mut dp = vec![vec![0u64; n + 2]; n + 2];
     for len in 2..=n {
         for i in 1..=n + 1 - len {
@@ -190,5 +196,5 @@ pub fn cost_by_recurrence(n: usize) -> u64 {
                 .unwrap_or(0);
         }
     }
-    dp[1][n]
+    dp
 }

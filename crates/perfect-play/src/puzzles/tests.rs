@@ -486,17 +486,7 @@ fn flip_game_agrees_with_the_solver_on_every_small_string() {
 fn guess_number_agrees_with_the_recurrence_on_every_range() {
     let n = 70;
     let costs = guess::Costs::compute(n, &limits()).unwrap();
-    // The recurrence over every range i..=j.
-    let mut dp = vec![vec![0u64; n + 2]; n + 2];
-    for len in 2..=n {
-        for i in 1..=n + 1 - len {
-            let j = i + len - 1;
-            dp[i][j] = (i..=j)
-                .map(|k| k as u64 + dp[i][k - 1].max(dp[k + 1][j]))
-                .min()
-                .unwrap();
-        }
-    }
+    let dp = guess::costs_by_recurrence(n);
     for (i, row) in dp.iter().enumerate().take(n + 1).skip(1) {
         for (j, &cost) in row.iter().enumerate().take(n + 1).skip(i) {
             assert_eq!(costs.cost(i, j), cost, "{i}..={j}");
