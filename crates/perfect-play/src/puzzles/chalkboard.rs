@@ -10,8 +10,8 @@
 //! remoteness depends on the numbers' multiplicities: it is searched exactly while the board
 //! has at most [`SEARCHED_UPTO`] numbers.
 
-use super::{Limits, PuzzleError, Scored, Solution};
-use crate::{Game, Solver, Transition};
+use super::{Limits, PuzzleError, Scored, Searched, Solution};
+use crate::{Game, Transition};
 
 /// Boards of at most this many numbers get their remoteness and a best line by search.
 pub const SEARCHED_UPTO: usize = 14;
@@ -47,9 +47,7 @@ pub fn solve(numbers: &[u64], limits: &Limits) -> Result<Solution<u64>, PuzzleEr
     let searched = (n <= SEARCHED_UPTO).then(|| {
         let mut board = numbers.to_vec();
         board.sort_unstable();
-        let mut solver = Solver::new(Chalkboard);
-        let analysis = solver.analyse(&board);
-        (analysis, solver.best_line(&board))
+        Searched::new(Chalkboard, &board)
     });
     let mut moves: Vec<Scored<u64>> = distinct
         .iter()
@@ -57,12 +55,7 @@ pub fn solve(numbers: &[u64], limits: &Limits) -> Result<Solution<u64>, PuzzleEr
             let after = xor ^ v;
             // The opponent then wins if the XOR is 0 or their count (n - 1) is even.
             let opponent_wins = after == 0 || (n - 1).is_multiple_of(2);
-            let remoteness = searched.as_ref().and_then(|(a, _)| {
-                a.moves
-                    .iter()
-                    .find(|m| m.mv == v)
-                    .map(|m| u64::from(m.value.remoteness))
-            });
+            let remoteness = searched.as_ref().and_then(|s| s.of_move(&v));
             Scored {
                 mv: v,
                 margin: if opponent_wins { -1 } else { 1 },
@@ -71,10 +64,7 @@ pub fn solve(numbers: &[u64], limits: &Limits) -> Result<Solution<u64>, PuzzleEr
         })
         .collect();
     let winning = super::best_first(&mut moves, limits.max_listed);
-    let (remoteness, line) = match searched {
-        Some((analysis, line)) => (Some(u64::from(analysis.value.remoteness)), Some(line)),
-        None => (None, None),
-    };
+    let (remoteness, line) = searched.map_or((None, None), Searched::remoteness_and_line);
     Ok(Solution {
         margin,
         remoteness,

@@ -8,9 +8,9 @@
 //! nim-sum it leaves: O(length). The remoteness (which Grundy values do not give) is searched
 //! exactly while the string has at most [`SEARCHED_UPTO`] pluses.
 
-use super::{Limits, PuzzleError, Scored, Solution};
+use super::{Limits, PuzzleError, Scored, Searched, Solution};
 use crate::octal::{GrundySequence, OctalCode, Options};
-use crate::{Game, Solver, Transition};
+use crate::{Game, Transition};
 use std::sync::OnceLock;
 
 /// Strings with at most this many pluses get their remoteness and a best line by search.
@@ -72,12 +72,8 @@ pub fn solve(pluses: &[bool], limits: &Limits) -> Result<Solution<usize>, Puzzle
     let nim_sum = runs.iter().fold(0u16, |x, &(_, k)| x ^ run_value(k));
     let margin = if nim_sum != 0 { 1 } else { -1 };
     let plus_count = pluses.iter().filter(|&&p| p).count();
-    let searched = (plus_count <= SEARCHED_UPTO && n <= 64).then(|| {
-        let mut solver = Solver::new(FlipGame(pluses.to_vec()));
-        let analysis = solver.analyse(&pluses.to_vec());
-        let line = solver.best_line(&pluses.to_vec());
-        (analysis, line)
-    });
+    let searched = (plus_count <= SEARCHED_UPTO && n <= 64)
+        .then(|| Searched::new(FlipGame(pluses.to_vec()), &pluses.to_vec()));
     let mut moves = Vec::new();
     let mut total = 0u64;
     for (count, &(start, k)) in runs.iter().enumerate() {
@@ -89,12 +85,7 @@ pub fn solve(pluses: &[bool], limits: &Limits) -> Result<Solution<usize>, Puzzle
             total += 1;
             let after = others ^ run_value(a) ^ run_value(k - 2 - a);
             let mv = start + a + 1;
-            let remoteness = searched.as_ref().and_then(|(s, _)| {
-                s.moves
-                    .iter()
-                    .find(|m| m.mv == mv)
-                    .map(|m| u64::from(m.value.remoteness))
-            });
+            let remoteness = searched.as_ref().and_then(|s| s.of_move(&mv));
             // Keep every winning move and the losing ones while few are listed.
             if after == 0 || moves.len() < limits.max_listed {
                 moves.push(Scored {
@@ -106,10 +97,7 @@ pub fn solve(pluses: &[bool], limits: &Limits) -> Result<Solution<usize>, Puzzle
         }
     }
     let winning = super::best_first(&mut moves, limits.max_listed);
-    let (remoteness, line) = match searched {
-        Some((analysis, line)) => (Some(u64::from(analysis.value.remoteness)), Some(line)),
-        None => (None, None),
-    };
+    let (remoteness, line) = searched.map_or((None, None), Searched::remoteness_and_line);
     Ok(Solution {
         margin,
         remoteness,

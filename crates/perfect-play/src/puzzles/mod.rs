@@ -163,6 +163,42 @@ pub fn best_first<M>(moves: &mut Vec<Scored<M>>, keep: usize) -> u64 {
     winning
 }
 
+/// A small position solved by the reference solver: the remoteness and line a theorem does
+/// not give (Chalkboard XOR, Flip Game).
+pub struct Searched<M> {
+    analysis: crate::Analysis<M>,
+    line: Vec<M>,
+}
+
+impl<M: Clone + PartialEq> Searched<M> {
+    /// Solve `position` of `game`.
+    pub fn new<G: crate::Game<Move = M>>(game: G, position: &G::Position) -> Searched<M> {
+        let mut solver = crate::Solver::new(game);
+        let analysis = solver.analyse(position);
+        let line = solver.best_line(position);
+        Searched { analysis, line }
+    }
+
+    /// The remoteness of the move `mv`, counting it.
+    #[must_use]
+    pub fn of_move(&self, mv: &M) -> Option<u64> {
+        self.analysis
+            .moves
+            .iter()
+            .find(|m| m.mv == *mv)
+            .map(|m| u64::from(m.value.remoteness))
+    }
+
+    /// The position's remoteness and a best line.
+    #[must_use]
+    pub fn remoteness_and_line(self) -> (Option<u64>, Option<Vec<M>>) {
+        (
+            Some(u64::from(self.analysis.value.remoteness)),
+            Some(self.line),
+        )
+    }
+}
+
 /// A vector of `len` copies of `fill`, allocated fallibly (sizes come from the input).
 ///
 /// # Errors
@@ -180,18 +216,29 @@ pub fn filled<T: Clone>(len: usize, fill: T, what: &str) -> Result<Vec<T>, Puzzl
     Ok(v)
 }
 
+/// Refuse values whose absolute sum times `factor` does not fit in 64 bits (a margin is a
+/// sum of up to `factor` such totals), so that no sum the solvers make can overflow.
+///
+/// # Errors
+/// [`PuzzleError::BadInput`] with the sum.
+pub fn check_totals(values: &[i64], factor: u64) -> Result<(), PuzzleError> {
+    let absolute: u128 = values.iter().map(|v| u128::from(v.unsigned_abs())).sum();
+    if absolute.saturating_mul(u128::from(factor.max(1))) > i64::MAX as u128 {
+        return Err(PuzzleError::BadInput(format!(
+            "the values' absolute sum ({absolute}) times {} is too large: the scores must fit in 64 bits",
+            factor.max(1)
+        )));
+    }
+    Ok(())
+}
+
 /// Prefix sums `0, a0, a0 + a1, ...`, refusing a row whose absolute sum times `factor` does
 /// not fit in 64 bits (margins are sums of up to `factor` such totals).
 ///
 /// # Errors
 /// [`PuzzleError::BadInput`] naming the limit.
 pub fn prefix_sums(values: &[i64], factor: u64) -> Result<Vec<i64>, PuzzleError> {
-    let absolute: u128 = values.iter().map(|v| u128::from(v.unsigned_abs())).sum();
-    if absolute.saturating_mul(u128::from(factor.max(1))) > i64::MAX as u128 {
-        return Err(PuzzleError::BadInput(format!(
-            "the values' absolute sum ({absolute}) is too large: the scores must fit in 64 bits"
-        )));
-    }
+    check_totals(values, factor)?;
     let mut sums = filled(values.len() + 1, 0i64, "the prefix sums")?;
     for (i, v) in values.iter().enumerate() {
         sums[i + 1] = sums[i] + v;

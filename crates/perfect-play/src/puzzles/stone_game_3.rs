@@ -14,12 +14,7 @@ use std::cmp::Ordering;
 /// A row whose totals do not fit in 64 bits, over the memory limit, or cancelled.
 pub fn solve(values: &[i64], limits: &Limits) -> Result<Solution<usize>, PuzzleError> {
     let n = values.len();
-    let absolute: u128 = values.iter().map(|v| u128::from(v.unsigned_abs())).sum();
-    if absolute > i64::MAX as u128 {
-        return Err(PuzzleError::BadInput(format!(
-            "the values' absolute sum ({absolute}) is too large: the scores must fit in 64 bits"
-        )));
-    }
+    super::check_totals(values, 1)?;
     let want_line = limits.wants_line(n);
     if want_line {
         limits.check_memory(

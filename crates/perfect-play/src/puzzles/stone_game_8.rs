@@ -17,12 +17,7 @@ use crate::{Ending, Game, Transition};
 /// Totals past 64 bits, over the memory limit, or cancelled.
 pub fn solve(stones: &[i64], limits: &Limits) -> Result<Solution<usize>, PuzzleError> {
     let n = stones.len();
-    let absolute: u128 = stones.iter().map(|v| u128::from(v.unsigned_abs())).sum();
-    if absolute.saturating_mul(n as u128) > i64::MAX as u128 {
-        return Err(PuzzleError::BadInput(format!(
-            "the stones' absolute sum ({absolute}) times their count is too large: the scores must fit in 64 bits"
-        )));
-    }
+    super::check_totals(stones, n as u64)?;
     if n < 2 {
         return Ok(Solution {
             margin: 0,
