@@ -114,42 +114,105 @@ fn records_of(bytes: &[u8]) -> Vec<Record> {
 /// # Errors
 /// [`EngineError::Database`] when the file cannot be written.
 pub fn write(path: &Path, header: &Header, records: &[Record]) -> Result<u64, EngineError> {
-    let fail = |e: std::io::Error| io_error(path, e);
-    let header_json = serde_json::to_vec(header).map_err(|e| io_error(path, e))?;
-    let blocks: Vec<(Vec<u8>, u32)> = records
-        .chunks(header.block_records.max(1) as usize)
-        .map(|chunk| {
-            let raw = bytes_of(chunk);
-            let crc = crc32fast::hash(&raw);
-            // A bulk compress keeps the worst case's capacity: 128 KB a block, 168 MB of
-            // Quixo 4 x 4's 1,314 blocks, where the data is 6 MB.
-            zstd::bulk::compress(&raw, LEVEL).map(|mut data| {
-                data.shrink_to_fit();
-                (data, crc)
-            })
-        })
-        .collect::<Result<_, _>>()
-        .map_err(fail)?;
-    let mut out: Vec<u8> = Vec::new();
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
-    out.extend_from_slice(&(header_json.len() as u32).to_le_bytes());
-    out.extend_from_slice(&header_json);
-    out.extend_from_slice(&(blocks.len() as u64).to_le_bytes());
-    let mut offset = (out.len() + 16 * blocks.len()) as u64;
-    for (data, crc) in &blocks {
-        out.extend_from_slice(&offset.to_le_bytes());
-        out.extend_from_slice(&(data.len() as u32).to_le_bytes());
+    let mut writer = Writer::new(path, header);
+    for chunk in records.chunks(header.block_records.max(1) as usize) {
+        writer.push(chunk)?;
+    }
+    writer.finish()
+}
+
+/// A database written from its records in index order, as they come (from the ranks of a
+/// distributed solve, say): each block is compressed once it is full, and the file is
+/// written at [`Writer::finish`], the same bytes as [`write`] of the same records.
+#[derive(Debug)]
+pub struct Writer {
+    path: PathBuf,
+    header: Header,
+    /// Records of the block being filled.
+    filling: Vec<Record>,
+    /// The blocks done: compressed data and the CRC-32 of the records.
+    blocks: Vec<(Vec<u8>, u32)>,
+}
+
+impl Writer {
+    /// A writer of the database `header` describes, to `path`.
+    #[must_use]
+    pub fn new(path: &Path, header: &Header) -> Writer {
+        Writer {
+            path: path.to_path_buf(),
+            header: header.clone(),
+            filling: Vec::new(),
+            blocks: Vec::new(),
+        }
+    }
+
+    fn block_records(&self) -> usize {
+        self.header.block_records.max(1) as usize
+    }
+
+    /// Add the next records, in index order.
+    ///
+    /// # Errors
+    /// [`EngineError::Database`] when a block cannot be compressed.
+    pub fn push(&mut self, mut records: &[Record]) -> Result<(), EngineError> {
+        while !records.is_empty() {
+            let room = self.block_records() - self.filling.len();
+            let (now, later) = records.split_at(room.min(records.len()));
+            self.filling.extend_from_slice(now);
+            records = later;
+            if self.filling.len() == self.block_records() {
+                self.compress()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Compress the block being filled.
+    fn compress(&mut self) -> Result<(), EngineError> {
+        let raw = bytes_of(&self.filling);
+        let crc = crc32fast::hash(&raw);
+        // A bulk compress keeps the worst case's capacity: 128 KB a block, 168 MB of
+        // Quixo 4 x 4's 1,314 blocks, where the data is 6 MB.
+        let mut data = zstd::bulk::compress(&raw, LEVEL).map_err(|e| io_error(&self.path, e))?;
+        data.shrink_to_fit();
+        self.blocks.push((data, crc));
+        self.filling.clear();
+        Ok(())
+    }
+
+    /// Write the file; returns its size in bytes.
+    ///
+    /// # Errors
+    /// [`EngineError::Database`] when the file cannot be written.
+    pub fn finish(mut self) -> Result<u64, EngineError> {
+        let path = self.path.clone();
+        if !self.filling.is_empty() {
+            self.compress()?;
+        }
+        let fail = |e: std::io::Error| io_error(&path, e);
+        let header_json = serde_json::to_vec(&self.header).map_err(|e| io_error(&path, e))?;
+        let blocks = &self.blocks;
+        let mut out: Vec<u8> = Vec::new();
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&(header_json.len() as u32).to_le_bytes());
+        out.extend_from_slice(&header_json);
+        out.extend_from_slice(&(blocks.len() as u64).to_le_bytes());
+        let mut offset = (out.len() + 16 * blocks.len()) as u64;
+        for (data, crc) in blocks {
+            out.extend_from_slice(&offset.to_le_bytes());
+            out.extend_from_slice(&(data.len() as u32).to_le_bytes());
+            out.extend_from_slice(&crc.to_le_bytes());
+            offset += data.len() as u64;
+        }
+        for (data, _) in blocks {
+            out.extend_from_slice(data);
+        }
+        let crc = crc32fast::hash(&out);
         out.extend_from_slice(&crc.to_le_bytes());
-        offset += data.len() as u64;
+        durable::replace(&path, &out).map_err(fail)?;
+        Ok(out.len() as u64)
     }
-    for (data, _) in &blocks {
-        out.extend_from_slice(data);
-    }
-    let crc = crc32fast::hash(&out);
-    out.extend_from_slice(&crc.to_le_bytes());
-    durable::replace(path, &out).map_err(fail)?;
-    Ok(out.len() as u64)
 }
 
 /// A database opened for queries.

@@ -37,6 +37,7 @@
 
 mod analyse;
 pub mod database;
+pub mod distributed;
 pub mod record;
 mod retrograde;
 mod solve;
@@ -283,4 +284,7 @@ pub enum EngineError {
     /// The worker threads could not be started.
     #[error("could not start the worker threads: {0}")]
     Threads(String),
+    /// The ranks of a distributed solve fell out of step, or one of them left.
+    #[error("the distributed solve stopped: {0}")]
+    Exchange(String),
 }

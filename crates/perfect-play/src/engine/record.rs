@@ -41,7 +41,7 @@ impl Record {
 
     /// The record's bits, as stored.
     #[must_use]
-    pub fn bits(self) -> u16 {
+    pub const fn bits(self) -> u16 {
         self.0
     }
 

@@ -29,13 +29,15 @@
 //! draw, unless the tier can reach a tie: then the passes of value iteration settle ties and
 //! draws among the open positions, as they do without un-moves.
 
-use super::solve::{Child, Known, Passes, earlier_tier, ending_record, for_mover};
+use super::distributed::Cluster;
+use super::solve::{Child, Known, OnLevel, Passes, earlier_tier, ending_record, for_mover};
 use super::{EngineError, IndexedGame, Record};
 use crate::game::Transition;
 use crate::player::Outcome;
 use rayon::prelude::*;
 use std::convert::Infallible;
 use std::ops::Range;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 /// Bytes per position of the largest tier that the scan's side table takes, rounded up from
@@ -79,11 +81,16 @@ impl Tally {
     }
 }
 
-/// One tier's retrograde state beside the records.
-struct Tier {
+/// One tier's retrograde state beside the records, for the slice of it this process solves
+/// (the whole tier alone).
+pub(super) struct Tier {
+    /// The whole tier: moves that stay in it are counted open.
     range: Range<u64>,
+    /// The slice solved here.
+    slice: Range<u64>,
+    /// The slice's first index.
     start: usize,
-    /// The side table, by position in the tier (see [`Scanned::Pending`]).
+    /// The side table, by position in the slice (see [`Scanned::Pending`]).
     pending: Vec<AtomicU32>,
     /// The largest remoteness decided or promised so far: the last level to run.
     deepest: AtomicU32,
@@ -95,17 +102,20 @@ struct Tier {
 }
 
 impl Tier {
-    fn new(range: &Range<u64>) -> Tier {
-        let len = (range.end - range.start) as usize;
-        let bits = || (0..len.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
-        Tier {
+    fn new(range: &Range<u64>, slice: &Range<u64>) -> Result<Tier, EngineError> {
+        let len = (slice.end - slice.start) as usize;
+        let bytes = (len as u64).saturating_mul(PENDING_BYTES);
+        let refused = |()| EngineError::OutOfMemory { bytes };
+        let bits = || bytemuck::allocation::try_zeroed_vec::<AtomicU64>(len.div_ceil(64));
+        Ok(Tier {
             range: range.clone(),
-            start: range.start as usize,
-            pending: (0..len).map(|_| AtomicU32::new(0)).collect(),
+            slice: slice.clone(),
+            start: slice.start as usize,
+            pending: bytemuck::allocation::try_zeroed_vec::<AtomicU32>(len).map_err(refused)?,
             deepest: AtomicU32::new(0),
-            unvisited: bits(),
-            promised: bits(),
-        }
+            unvisited: bits().map_err(refused)?,
+            promised: bits().map_err(refused)?,
+        })
     }
 }
 
@@ -130,10 +140,12 @@ fn drain<E>(word: &AtomicU64, mut visit: impl FnMut(usize) -> Result<bool, E>) -
     Ok(())
 }
 
-/// Buffers for the parents of one position, reused.
+/// Buffers for the parents of one position, reused, and a worker's messages to other ranks
+/// (by rank) until its chunk is done.
 struct Places<P> {
     parents: Vec<P>,
     indices: Vec<u64>,
+    outboxes: Vec<Vec<u64>>,
 }
 
 impl<P> Default for Places<P> {
@@ -141,8 +153,20 @@ impl<P> Default for Places<P> {
         Places {
             parents: Vec::new(),
             indices: Vec::new(),
+            outboxes: Vec::new(),
         }
     }
+}
+
+/// Where a level's messages to other ranks go: the outboxes by rank, shared by the worker
+/// threads, and the ranks' slices of the tier.
+type Across<'a> = (&'a Mutex<Vec<Vec<u64>>>, &'a [Range<u64>]);
+
+/// The rank whose slice holds index `at` (the slices cover the tier in rank order).
+pub(super) fn owner(slices: &[Range<u64>], at: u64) -> usize {
+    slices
+        .partition_point(|slice| slice.end <= at)
+        .min(slices.len().saturating_sub(1))
 }
 
 /// A parent counted off more often than it has moves into the tier.
@@ -233,38 +257,189 @@ pub(super) struct Resume {
     pub(super) ties: bool,
 }
 
+/// How a tier saved part-way is taken up again.
+pub(super) enum ResumeFrom {
+    /// From its records alone, by playing the open positions' moves again (one process: the
+    /// whole tier's records are at hand).
+    Rescan(Resume),
+    /// From its records and the side table saved with them (a rank of a distributed solve:
+    /// a rescan would read records of other ranks' slices).
+    Restore { resume: Resume, pending: Vec<u32> },
+}
+
+/// A message to the rank that holds a parent: its index, with this bit set when the child
+/// was lost (the parent wins) and clear when it was won (one of the parent's moves is
+/// counted off).
+pub(super) const CHILD_LOST: u64 = 1 << 63;
+
+/// Words of the unvisited bitset a rank reads between two exchanges: the messages they send
+/// stay within some hundreds of megabytes.
+const ROUND_WORDS: usize = (super::distributed::ROUND_POSITIONS / 64) as usize;
+
 impl<G: IndexedGame + Sync> Passes<'_, G> {
-    /// Decide every win and loss of tier `range` (see the module), from the start or from
-    /// where `resume` says. `on_level(r, ties)` is called after each level (to report it and
-    /// save the tier in progress).
+    /// Decide every win and loss of tier `range` (see the module), in `slice` (all of it
+    /// alone; with a cluster this rank's part, parents in other slices told by message),
+    /// from the start or from where `resume` says. `on_level` is called after each level (to
+    /// report it and save the tier in progress).
     pub(super) fn retrograde(
         &self,
         range: &Range<u64>,
-        resume: Option<Resume>,
-        on_level: &mut dyn FnMut(u32, bool) -> Result<(), EngineError>,
+        slice: &Range<u64>,
+        resume: Option<ResumeFrom>,
+        cluster: &mut Option<Cluster<'_>>,
+        on_level: &mut OnLevel<'_>,
     ) -> Result<Outcomes, EngineError> {
-        let tier = Tier::new(range);
-        let scanned = match resume {
-            None => self.scan(&tier)?,
-            Some(resume) => self.rescan(&tier, resume)?,
+        let tier = Tier::new(range, slice)?;
+        let (scanned, done) = match resume {
+            None => (self.scan(&tier)?, None),
+            Some(ResumeFrom::Rescan(resume)) => (self.rescan(&tier, resume)?, Some(resume)),
+            Some(ResumeFrom::Restore { resume, pending }) => (
+                Some(self.restore_side(&tier, resume, &pending)?),
+                Some(resume),
+            ),
         };
-        let Some(scan) = scanned else {
-            for cell in &self.table[tier.start..tier.start + tier.pending.len()] {
+        let mut scan = scanned.unwrap_or_default();
+        let mut unfit = scanned.is_none();
+        if let Some(cluster) = cluster.as_mut() {
+            unfit = cluster.any(unfit)?;
+            scan.ties = cluster.any(scan.ties)?;
+        }
+        if unfit {
+            for cell in self.cells(slice) {
                 cell.store(Record::OPEN.bits(), Ordering::Relaxed);
             }
             return Ok(Outcomes::Unfit);
-        };
-        let mut level = resume.map_or(0, |r| r.level + 1);
-        while level <= tier.deepest.load(Ordering::Relaxed) {
+        }
+        let mut level = done.map_or(0, |r| r.level + 1);
+        let mut deepest = self.deepest(&tier, cluster)?;
+        while level <= deepest {
             self.promote_wins(&tier, level);
-            self.visit_parents(&tier, level)?;
-            on_level(level, scan.ties)?;
+            match cluster.as_mut() {
+                None => self.visit_parents(&tier, level, 0..tier.unvisited.len(), None)?,
+                Some(cluster) => self.visit_parents_across(&tier, level, cluster)?,
+            }
+            deepest = self.deepest(&tier, cluster)?;
+            on_level(level, scan.ties, &tier.pending, cluster)?;
             level += 1;
         }
         Ok(Outcomes::Done {
             scan,
             levels: level,
         })
+    }
+
+    /// The last level to run: the largest remoteness decided or promised, over every slice.
+    fn deepest(&self, tier: &Tier, cluster: &mut Option<Cluster<'_>>) -> Result<u32, EngineError> {
+        let here = tier.deepest.load(Ordering::Relaxed);
+        match cluster.as_mut() {
+            None => Ok(here),
+            Some(cluster) => Ok(cluster.max(u64::from(here))? as u32),
+        }
+    }
+
+    /// The parents of the slice's positions decided at `level`, in rounds of
+    /// [`ROUND_WORDS`] words of the unvisited bitset: parents in the slice are counted off
+    /// here, the others sent to their ranks, which count them off on arrival.
+    fn visit_parents_across(
+        &self,
+        tier: &Tier,
+        level: u32,
+        cluster: &mut Cluster<'_>,
+    ) -> Result<(), EngineError> {
+        let words = tier.unvisited.len();
+        let rounds = cluster.max(words.div_ceil(ROUND_WORDS) as u64)? as usize;
+        let (mut messages, mut bytes) = (0u64, 0u64);
+        for round in 0..rounds {
+            let from = (round * ROUND_WORDS).min(words);
+            let to = (from + ROUND_WORDS).min(words);
+            let outbox = Mutex::new(vec![Vec::new(); cluster.size()]);
+            self.visit_parents(tier, level, from..to, Some((&outbox, &cluster.slices)))?;
+            let outboxes = outbox
+                .into_inner()
+                .map_err(|_| EngineError::Exchange("a worker thread failed".into()))?;
+            let sent: u64 = outboxes.iter().map(|b| b.len() as u64).sum();
+            messages += sent;
+            bytes += sent * 8;
+            let inbox = cluster.exchange.all_to_all(&outboxes)?;
+            drop(outboxes);
+            self.apply_messages(tier, level, &inbox)?;
+        }
+        cluster.count_traffic(level, messages, bytes)
+    }
+
+    /// Count off the parents other ranks sent (see [`CHILD_LOST`]).
+    fn apply_messages(&self, tier: &Tier, level: u32, inbox: &[u64]) -> Result<(), EngineError> {
+        let Some(parent_wins) = Record::new(Outcome::Win, level + 1) else {
+            return Err(EngineError::TooDeep);
+        };
+        inbox.par_chunks(CHUNK).try_for_each(|messages| {
+            let mut tally = Tally::default();
+            for &message in messages {
+                let at = (message & !CHILD_LOST) as usize;
+                if !tier.slice.contains(&(at as u64)) {
+                    return Err(EngineError::Exchange(format!(
+                        "a message for index {at}, outside this rank's slice"
+                    )));
+                }
+                self.count_off(
+                    tier,
+                    at,
+                    at,
+                    message & CHILD_LOST != 0,
+                    parent_wins,
+                    level,
+                    &mut tally,
+                )?;
+            }
+            self.flush(&tally, tier);
+            Ok(())
+        })
+    }
+
+    /// Rebuild the state of a tier restored with its side table once `resume.level` was done:
+    /// the positions decided further from the end are still to visit, the open ones with a
+    /// known win still to promote.
+    fn restore_side(
+        &self,
+        tier: &Tier,
+        resume: Resume,
+        pending: &[u32],
+    ) -> Result<TierScan, EngineError> {
+        if pending.len() != tier.pending.len() {
+            return Err(EngineError::Database {
+                path: String::from("the checkpoint"),
+                why: format!(
+                    "the saved level has {} side entries for a slice of {}: a checkpoint of another solve",
+                    pending.len(),
+                    tier.pending.len()
+                ),
+            });
+        }
+        let mut found = TierScan {
+            ties: resume.ties,
+            ..TierScan::default()
+        };
+        let mut tally = Tally::default();
+        for (at, (&fields, cell)) in pending.iter().zip(&tier.pending).enumerate() {
+            let record = self.load(tier.start + at);
+            if record.is_hole() {
+                continue;
+            }
+            found.positions += 1;
+            if record == Record::OPEN {
+                keep_pending(tier, at, cell, fields, &mut tally);
+                continue;
+            }
+            found.restored += 1;
+            let r = record.remoteness().unwrap_or(0);
+            if matches!(record.outcome(), Some(Outcome::Win | Outcome::Loss)) && r > resume.level {
+                tally.reach(r);
+                set(&tier.unvisited, at);
+            }
+        }
+        self.decided.fetch_add(found.restored, Ordering::Relaxed);
+        self.flush(&tally, tier);
+        Ok(found)
     }
 
     /// Write `record` at `index` if it is still open, count it in `tally`, and mark it for
@@ -505,8 +680,16 @@ impl<G: IndexedGame + Sync> Passes<'_, G> {
             });
     }
 
-    /// Visit the parents of every position of the tier decided at remoteness `level`.
-    fn visit_parents(&self, tier: &Tier, level: u32) -> Result<(), EngineError> {
+    /// Visit the parents of the positions decided at remoteness `level` among the words
+    /// `words` of the unvisited bitset. With `across` (a shared outbox by rank and the
+    /// ranks' slices), a parent outside the slice goes to its rank's outbox.
+    fn visit_parents(
+        &self,
+        tier: &Tier,
+        level: u32,
+        words: Range<usize>,
+        across: Option<Across<'_>>,
+    ) -> Result<(), EngineError> {
         let (Some(won), Some(lost), Some(parent_wins)) = (
             Record::new(Outcome::Win, level),
             Record::new(Outcome::Loss, level),
@@ -514,16 +697,21 @@ impl<G: IndexedGame + Sync> Passes<'_, G> {
         ) else {
             return Err(EngineError::TooDeep);
         };
-        tier.unvisited
+        let first_word = words.start;
+        tier.unvisited[words]
             .par_chunks(CHUNK / 64)
             .enumerate()
             .try_for_each_init(Places::default, |places, (chunk, words)| {
                 self.cancel.check()?;
-                let Places { parents, indices } = places;
+                let Places {
+                    parents,
+                    indices,
+                    outboxes,
+                } = places;
                 let mut tally = Tally::default();
                 for (w, word) in words.iter().enumerate() {
-                    let first = tier.start + (chunk * CHUNK / 64 + w) * 64;
-                    drain(word, |bit| {
+                    let first = tier.start + (first_word + chunk * CHUNK / 64 + w) * 64;
+                    drain(word, |bit| -> Result<bool, EngineError> {
                         let index = first + bit;
                         let record = self.load(index);
                         if record != won && record != lost {
@@ -551,26 +739,67 @@ impl<G: IndexedGame + Sync> Passes<'_, G> {
                             indices.dedup();
                         }
                         for &at in indices.iter() {
-                            let at = at as usize;
-                            if record == lost {
-                                self.claim(tier, at, parent_wins, &mut tally);
-                            } else if self.load(at) == Record::OPEN {
-                                let before =
-                                    tier.pending[at - tier.start].fetch_sub(1, Ordering::Relaxed);
-                                match before & COUNT_MASK {
-                                    0 => return Err(inconsistent_unmoves(at, index)),
-                                    1 => self
-                                        .last_open_move_lost(tier, at, before, level, &mut tally)?,
-                                    _ => {}
+                            if let Some((_, slices)) = across.filter(|_| !tier.slice.contains(&at))
+                            {
+                                let rank = owner(slices, at);
+                                if outboxes.len() < slices.len() {
+                                    outboxes.resize(slices.len(), Vec::new());
                                 }
+                                let lost_bit = if record == lost { CHILD_LOST } else { 0 };
+                                outboxes[rank].push(at | lost_bit);
+                                continue;
                             }
+                            self.count_off(
+                                tier,
+                                at as usize,
+                                index,
+                                record == lost,
+                                parent_wins,
+                                level,
+                                &mut tally,
+                            )?;
                         }
                         Ok(true)
                     })?;
                 }
                 self.flush(&tally, tier);
+                if let Some((shared, _)) = across {
+                    let mut shared = shared
+                        .lock()
+                        .map_err(|_| EngineError::Exchange("a worker thread failed".into()))?;
+                    for (rank, out) in outboxes.iter_mut().enumerate() {
+                        shared[rank].append(out);
+                    }
+                }
                 Ok(())
             })
+    }
+
+    /// Parent `at` (in this slice) of position `child`, decided at `level`: a lost child makes
+    /// it a win in `level + 1`; a won child counts one of its moves off, and the last open
+    /// move counted off makes it a loss.
+    #[allow(clippy::too_many_arguments)]
+    fn count_off(
+        &self,
+        tier: &Tier,
+        at: usize,
+        child: usize,
+        child_lost: bool,
+        parent_wins: Record,
+        level: u32,
+        tally: &mut Tally,
+    ) -> Result<(), EngineError> {
+        if child_lost {
+            self.claim(tier, at, parent_wins, tally);
+        } else if self.load(at) == Record::OPEN {
+            let before = tier.pending[at - tier.start].fetch_sub(1, Ordering::Relaxed);
+            match before & COUNT_MASK {
+                0 => return Err(inconsistent_unmoves(at, child)),
+                1 => self.last_open_move_lost(tier, at, before, level, tally)?,
+                _ => {}
+            }
+        }
+        Ok(())
     }
 
     /// Every move of open position `at` is now known to win for the opponent, the last at

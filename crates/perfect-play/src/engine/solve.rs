@@ -1,13 +1,14 @@
 //! The passes that fill the table (see the module above for the method).
 
 use super::database::Checkpoint;
-use super::retrograde::{Outcomes, Resume};
+use super::distributed::Cluster;
+use super::retrograde::{Outcomes, Resume, ResumeFrom};
 use super::{EngineError, IndexedGame, MAX_REMOTENESS, Options, Record};
 use crate::game::{Ending, Transition};
 use crate::player::Outcome;
 use rayon::prelude::*;
 use std::ops::Range;
-use std::sync::atomic::{AtomicU16, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering};
 
 /// What a pass reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -439,7 +440,7 @@ where
 }
 
 /// The game's tiers as index ranges, checked to cover the index exactly.
-fn tiers<G: IndexedGame>(game: &G) -> Result<Vec<Range<u64>>, EngineError> {
+pub(super) fn tiers<G: IndexedGame>(game: &G) -> Result<Vec<Range<u64>>, EngineError> {
     let tiers: Vec<Range<u64>> = (0..game.tier_count()).map(|t| game.tier_range(t)).collect();
     let mut sorted = tiers.clone();
     sorted.sort_by_key(|r| r.start);
@@ -482,7 +483,6 @@ pub(super) struct Passes<'a, G> {
     pub(super) symmetric: bool,
     pub(super) table: Vec<AtomicU16>,
     pub(super) decided: AtomicU64,
-    pub(super) positions: u64,
     /// Checked once a chunk of positions: a raised flag ends the solve.
     pub(super) cancel: crate::budget::Cancel,
 }
@@ -491,12 +491,12 @@ pub(super) struct Passes<'a, G> {
 const CHUNK: usize = 4096;
 
 /// What one pass did.
-struct PassResult {
+pub(super) struct PassResult {
     /// Positions decided.
-    changed: u64,
+    pub(super) changed: u64,
     /// Whether some position waited for a result decided too early in the pass to be used
     /// (another pass will use it).
-    blocked: bool,
+    pub(super) blocked: bool,
 }
 
 impl PassResult {
@@ -508,8 +508,37 @@ impl PassResult {
     }
 }
 
+/// One tier to solve: its number, its indices, and the indices of the tiers finished before
+/// it (for the progress reports).
+pub(super) struct TierJob<'r> {
+    pub(super) tier: u64,
+    pub(super) range: &'r Range<u64>,
+    pub(super) indices_solved: u64,
+}
+
+/// What solving a tier (this process's slice of it) found.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct TierDone {
+    /// Positions of the slice.
+    pub(super) positions: u64,
+    /// Of them, decided already in the records restored from a checkpoint.
+    pub(super) restored: u64,
+    /// Levels and passes run.
+    pub(super) passes: u32,
+}
+
+/// Called after each level of retrograde analysis with the level, whether a tie is in reach,
+/// the slice's side table (what a distributed checkpoint saves with the records) and the
+/// cluster: to report progress and save the tier in progress.
+pub(super) type OnLevel<'a> =
+    dyn FnMut(u32, bool, &[AtomicU32], &mut Option<Cluster<'_>>) -> Result<(), EngineError> + 'a;
+
 /// Put a checkpoint's records of a tier (`what`, for the error) back in its cells.
-fn restore(cells: &[AtomicU16], records: &[Record], what: &str) -> Result<(), EngineError> {
+pub(super) fn restore(
+    cells: &[AtomicU16],
+    records: &[Record],
+    what: &str,
+) -> Result<(), EngineError> {
     if records.len() != cells.len() {
         return Err(EngineError::Database {
             path: String::from("the checkpoint"),
@@ -527,30 +556,34 @@ fn restore(cells: &[AtomicU16], records: &[Record], what: &str) -> Result<(), En
 }
 
 /// The records of a tier's cells as they stand, for a checkpoint.
-fn snapshot(cells: &[AtomicU16]) -> impl Iterator<Item = Record> + '_ {
+pub(super) fn snapshot(cells: &[AtomicU16]) -> impl Iterator<Item = Record> + '_ {
     cells
         .iter()
         .map(|c| Record::from_bits(c.load(Ordering::Relaxed)))
 }
 
 impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
-    fn new(game: &'a G, count: u64, options: &Options) -> Result<Passes<'a, G>, EngineError> {
+    pub(super) fn new(
+        game: &'a G,
+        count: u64,
+        options: &Options,
+    ) -> Result<Passes<'a, G>, EngineError> {
         // Sized by the game: asked of the system first, so that a refusal is an error and not
         // an abort.
         let bytes = count.saturating_mul(std::mem::size_of::<AtomicU16>() as u64);
         let len = usize::try_from(count).map_err(|_| EngineError::OutOfMemory { bytes })?;
-        let mut table = Vec::new();
-        table
-            .try_reserve_exact(len)
-            .map_err(|_| EngineError::OutOfMemory { bytes })?;
-        table.extend((0..len).map(|_| AtomicU16::new(Record::OPEN.bits())));
+        // Zeroed memory is every record open, and the system hands it out page by page as it
+        // is written: a rank of a distributed solve that writes only its slice of a tier
+        // holds only that slice's pages.
+        const _: () = assert!(Record::OPEN.bits() == 0);
+        let table = bytemuck::allocation::try_zeroed_vec::<AtomicU16>(len)
+            .map_err(|()| EngineError::OutOfMemory { bytes })?;
         Ok(Passes {
             game,
             retrograde: options.retrograde,
             symmetric: options.symmetries && game.has_symmetries(),
             table,
             decided: AtomicU64::new(0),
-            positions: 0,
             cancel: options.cancel.clone(),
         })
     }
@@ -585,7 +618,7 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
     }
 
     fn run(
-        mut self,
+        self,
         tiers: &[Range<u64>],
         mut checkpoint: Option<&mut Checkpoint>,
         on_pass: &(dyn Fn(&Progress) + Sync),
@@ -596,38 +629,37 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
             .unwrap_or_default();
         let mut in_progress = checkpoint.as_mut().and_then(|c| c.in_progress.take());
         let mut resumed = !restored.is_empty();
+        let mut positions = 0;
         let mut already_solved = 0;
         let mut passes = 0;
         let mut indices_solved = 0;
         for (tier, range) in tiers.iter().enumerate().rev() {
             let tier = tier as u64;
-            let start = range.start as usize;
-            let cells = &self.table[start..range.end as usize];
+            let cells = self.cells(range);
             if let Some(at) = restored.iter().position(|(t, _)| *t == tier) {
                 let (_, records) = restored.swap_remove(at);
                 restore(cells, &records, &format!("tier {tier}"))?;
                 let here = records.iter().filter(|r| !r.is_hole()).count() as u64;
-                self.positions += here;
+                positions += here;
                 already_solved += here;
                 indices_solved += range.end - range.start;
                 continue;
             }
-            // With un-moves, retrograde analysis decides the wins and losses; the passes
-            // below then only settle ties (and are skipped when no tie is in reach).
-            let mut settled = false;
-            let mut rounds_needed = true;
-            if self.retrograde && self.game.has_unmoves() {
-                // A tier saved part-way goes on from its last saved level.
-                let mut resume = None;
-                if let Some(saved) = in_progress.take_if(|saved| saved.tier == tier) {
-                    restore(cells, &saved.records, "the tier in progress")?;
-                    resumed = true;
-                    resume = Some(Resume {
-                        level: saved.level,
-                        ties: saved.ties,
-                    });
-                }
-                let mut on_level = |level: u32, ties: bool| -> Result<(), EngineError> {
+            // A tier saved part-way goes on from its last saved level.
+            let mut resume = None;
+            if self.retrograde
+                && self.game.has_unmoves()
+                && let Some(saved) = in_progress.take_if(|saved| saved.tier == tier)
+            {
+                restore(cells, &saved.records, "the tier in progress")?;
+                resumed = true;
+                resume = Some(ResumeFrom::Rescan(Resume {
+                    level: saved.level,
+                    ties: saved.ties,
+                }));
+            }
+            let mut on_level =
+                |level: u32, ties: bool, _: &[AtomicU32], _: &mut Option<Cluster<'_>>| {
                     if let Some(checkpoint) = checkpoint.as_mut().filter(|c| c.level_due()) {
                         checkpoint.save_level(tier, level, ties, snapshot(cells))?;
                     }
@@ -641,50 +673,15 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
                     });
                     Ok(())
                 };
-                if let Outcomes::Done { scan, levels } =
-                    self.retrograde(range, resume, &mut on_level)?
-                {
-                    self.positions += scan.positions;
-                    already_solved += scan.restored;
-                    passes += levels;
-                    settled = true;
-                    rounds_needed = scan.ties;
-                }
-            }
-            if !settled {
-                self.positions += self.mark_terminals(range)?;
-                passes += 1;
-            }
-            for round in [1u8, 2].into_iter().filter(|_| rounds_needed) {
-                let mut pass = 1u32;
-                loop {
-                    let result = self.pass(range, round, pass)?;
-                    on_pass(&Progress {
-                        tier,
-                        round,
-                        pass,
-                        decided: self.decided.load(Ordering::Relaxed),
-                        indices_solved,
-                        indices: self.table.len() as u64,
-                    });
-                    passes += 1;
-                    if result.changed == 0 && !result.blocked {
-                        break;
-                    }
-                    pass += 1;
-                }
-            }
-            // What is still open in the tier can neither win nor reach a tie: a draw.
-            cells.par_chunks(CHUNK).for_each(|chunk| {
-                let mut draws = 0;
-                for cell in chunk {
-                    if cell.load(Ordering::Relaxed) == Record::OPEN.bits() {
-                        cell.store(Record::DRAW.bits(), Ordering::Relaxed);
-                        draws += 1;
-                    }
-                }
-                self.decided.fetch_add(draws, Ordering::Relaxed);
-            });
+            let job = TierJob {
+                tier,
+                range,
+                indices_solved,
+            };
+            let done = self.solve_tier(&job, &mut None, resume, &mut on_level, on_pass)?;
+            positions += done.positions;
+            already_solved += done.restored;
+            passes += done.passes;
             indices_solved += range.end - range.start;
             if let Some(checkpoint) = checkpoint.as_mut() {
                 checkpoint.save(tier, snapshot(cells))?;
@@ -697,11 +694,92 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
             .collect();
         Ok(Solution {
             records,
-            positions: self.positions,
+            positions,
             passes,
             resumed,
             already_solved,
         })
+    }
+
+    /// The cells of the indices `range`.
+    pub(super) fn cells(&self, range: &Range<u64>) -> &[AtomicU16] {
+        &self.table[range.start as usize..range.end as usize]
+    }
+
+    /// Solve one tier: its slice (the whole tier alone; this rank's part with a cluster, the
+    /// other slices' results arriving through it). Wins and losses by retrograde analysis
+    /// when the game has un-moves, else by the passes; ties and draws by the passes. Returns
+    /// what it found; `on_level` is called after each level of retrograde analysis.
+    pub(super) fn solve_tier(
+        &self,
+        job: &TierJob<'_>,
+        cluster: &mut Option<Cluster<'_>>,
+        resume: Option<ResumeFrom>,
+        on_level: &mut OnLevel<'_>,
+        on_pass: &(dyn Fn(&Progress) + Sync),
+    ) -> Result<TierDone, EngineError> {
+        let range = job.range;
+        let slice = cluster
+            .as_ref()
+            .map_or_else(|| range.clone(), Cluster::slice);
+        let mut done = TierDone::default();
+        // With un-moves, retrograde analysis decides the wins and losses; the passes
+        // below then only settle ties (and are skipped when no tie is in reach).
+        let mut settled = false;
+        let mut rounds_needed = true;
+        if self.retrograde && self.game.has_unmoves() {
+            let outcomes = self.retrograde(range, &slice, resume, cluster, on_level)?;
+            if let Outcomes::Done { scan, levels } = outcomes {
+                done.positions += scan.positions;
+                done.restored += scan.restored;
+                done.passes += levels;
+                settled = true;
+                rounds_needed = scan.ties;
+            }
+        }
+        if !settled {
+            done.positions += self.mark_terminals(&slice)?;
+            done.passes += 1;
+        }
+        if rounds_needed && let Some(cluster) = cluster.as_mut() {
+            // The passes read moves into other slices: every rank holds the whole tier.
+            cluster.share(self, range)?;
+        }
+        for round in [1u8, 2].into_iter().filter(|_| rounds_needed) {
+            let mut pass = 1u32;
+            loop {
+                let mut result = self.pass(&slice, range, round, pass)?;
+                if let Some(cluster) = cluster.as_mut() {
+                    result = cluster.combine(result)?;
+                    cluster.share(self, range)?;
+                }
+                on_pass(&Progress {
+                    tier: job.tier,
+                    round,
+                    pass,
+                    decided: self.decided.load(Ordering::Relaxed),
+                    indices_solved: job.indices_solved,
+                    indices: self.table.len() as u64,
+                });
+                done.passes += 1;
+                if result.changed == 0 && !result.blocked {
+                    break;
+                }
+                pass += 1;
+            }
+        }
+        // What is still open in the tier can neither win nor reach a tie: a draw.
+        self.cells(&slice).par_chunks(CHUNK).for_each(|chunk| {
+            let mut draws = 0;
+            for cell in chunk {
+                if cell.load(Ordering::Relaxed) == Record::OPEN.bits() {
+                    cell.store(Record::DRAW.bits(), Ordering::Relaxed);
+                    draws += 1;
+                }
+            }
+            self.decided.fetch_add(draws, Ordering::Relaxed);
+        });
+        Ok(done)
     }
 
     /// Where a move leads: the end of the game (its record for the mover, as a position with
@@ -739,10 +817,11 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
         }
     }
 
-    /// Pass 0 over a tier: holes, and the positions without moves. Returns the positions.
+    /// Pass 0 over a tier (or a slice of one): holes, and the positions without moves.
+    /// Returns the positions.
     fn mark_terminals(&self, range: &Range<u64>) -> Result<u64, EngineError> {
         let start = range.start as usize;
-        self.table[start..range.end as usize]
+        self.cells(range)
             .par_chunks(CHUNK)
             .enumerate()
             .map(|(chunk, cells)| {
@@ -770,10 +849,16 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
             .try_reduce(|| 0, |a, b| Ok(a + b))
     }
 
-    /// One pass over the tier's open positions.
-    fn pass(&self, range: &Range<u64>, round: u8, pass: u32) -> Result<PassResult, EngineError> {
-        let start = range.start as usize;
-        self.table[start..range.end as usize]
+    /// One pass over the open positions of `slice`, part of tier `range`.
+    fn pass(
+        &self,
+        slice: &Range<u64>,
+        range: &Range<u64>,
+        round: u8,
+        pass: u32,
+    ) -> Result<PassResult, EngineError> {
+        let start = slice.start as usize;
+        self.cells(slice)
             .par_chunks(CHUNK)
             .enumerate()
             .map(|(chunk, cells)| {

@@ -210,6 +210,22 @@ pub trait EngineGame: Send + Sync {
         checkpoint: Option<&mut Checkpoint>,
         on_pass: &(dyn Fn(&Progress) + Sync),
     ) -> Result<Solution, EngineError>;
+    /// This rank's part of a solve over the ranks of `exchange`, into the database at `path`
+    /// (see [`engine::distributed::solve_distributed`]).
+    ///
+    /// # Errors
+    /// As the distributed solve.
+    fn solve_distributed(
+        &self,
+        options: &Options,
+        exchange: &mut dyn engine::distributed::Exchange,
+        path: &std::path::Path,
+        header: &engine::database::Header,
+        checkpoint: Option<&mut Checkpoint>,
+        on_pass: &(dyn Fn(&Progress) + Sync),
+    ) -> Result<engine::distributed::DistributedSolve, EngineError>;
+    /// Bytes one of `ranks` ranks takes (see [`engine::distributed::rank_bytes`]).
+    fn rank_bytes(&self, options: &Options, ranks: usize) -> u64;
     /// How the positions reachable from the start divide by value.
     ///
     /// # Errors
@@ -285,6 +301,22 @@ impl<G: BoardGame> EngineGame for G {
         on_pass: &(dyn Fn(&Progress) + Sync),
     ) -> Result<Solution, EngineError> {
         engine::solve_resumable(self, options, checkpoint, on_pass)
+    }
+    fn solve_distributed(
+        &self,
+        options: &Options,
+        exchange: &mut dyn engine::distributed::Exchange,
+        path: &std::path::Path,
+        header: &engine::database::Header,
+        checkpoint: Option<&mut Checkpoint>,
+        on_pass: &(dyn Fn(&Progress) + Sync),
+    ) -> Result<engine::distributed::DistributedSolve, EngineError> {
+        engine::distributed::solve_distributed(
+            self, options, exchange, path, header, checkpoint, on_pass,
+        )
+    }
+    fn rank_bytes(&self, options: &Options, ranks: usize) -> u64 {
+        engine::distributed::rank_bytes(self, options, ranks)
     }
     fn reachable_counts(
         &self,

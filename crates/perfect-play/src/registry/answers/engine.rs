@@ -286,6 +286,24 @@ pub fn answer_of(read: &PositionAnswer, database: Option<Value>) -> Answer {
     }
 }
 
+/// The header of `game`'s database, a table of `positions` positions.
+#[must_use]
+pub fn database_header(game: &dyn EngineGame, positions: u64) -> database::Header {
+    database::Header {
+        game: game.name().into(),
+        variant: game.variant(),
+        indices: game.index_count(),
+        positions,
+        block_records: database::BLOCK_RECORDS,
+        params: game
+            .params()
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+        book: None,
+    }
+}
+
 /// Solve the whole game and write it as a database at `path`, finished tiers going to
 /// `path.partial` meanwhile (a killed solve resumes from them; a tier in progress is saved
 /// every few minutes beside it); returns the solution and the database's size in bytes.
@@ -303,19 +321,7 @@ pub fn solve_into_database(
     let identity = format!("{} {}", game.name(), game.variant());
     let mut checkpoint = Checkpoint::open(std::path::Path::new(&partial), &identity)?;
     let solution = game.solve(options, Some(&mut checkpoint), progress)?;
-    let header = database::Header {
-        game: game.name().into(),
-        variant: game.variant(),
-        indices: game.index_count(),
-        positions: solution.positions,
-        block_records: database::BLOCK_RECORDS,
-        params: game
-            .params()
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect(),
-        book: None,
-    };
+    let header = database_header(game, solution.positions);
     let bytes = database::write(path, &header, solution.records())?;
     checkpoint.remove()?;
     Ok((solution, bytes))

@@ -1,0 +1,453 @@
+//! The engine's solve over several ranks: the processes of an MPI job (the `mpi` feature),
+//! or threads of one process standing in for them ([`LocalCluster`]).
+//!
+//! Every tier is cut into one slice of its indices per rank (in rank order), and each rank
+//! solves its slice with its threads, as one process solves a whole tier:
+//!
+//! - *Retrograde analysis* (games with un-moves): the scan plays each position's moves once;
+//!   a move to another slice of the tier is simply counted open. At each level a rank visits
+//!   the parents of its positions decided there; a parent in another slice is sent to its
+//!   rank (its index, and whether the child was lost), in batched all-to-all rounds of at
+//!   most [`ROUND_POSITIONS`] positions read, and counted off on arrival exactly as a local
+//!   one. A level writes only results further from the end than itself, so the order of
+//!   the messages changes nothing: the records come out the same as one process's.
+//! - *Passes* (no un-moves, or ties in reach): each rank passes over its slice, then the ranks
+//!   exchange the tier's records (an all-gather per pass) and agree on whether anything
+//!   changed.
+//! - A finished tier is shared with every rank (the moves of earlier tiers read it), except
+//!   the last one solved: a one-tier game (Dobutsu shogi) never holds more than its slice,
+//!   about `1/N` of the table and side table per rank (the table is allocated zeroed, and
+//!   the system gives only the pages written).
+//!
+//! The database is written by rank 0 from the ranks' slices gathered in index order, through
+//! the same [`Writer`] as one process: the same bytes. Each rank keeps its own checkpoint
+//! (the slices of the tiers it finished, and of the tier in progress with its side table at
+//! the last level saved); the ranks take up the tiers all of them finished, and a level only
+//! when every rank saved the same one.
+
+mod exchange;
+#[cfg(feature = "mpi")]
+pub mod mpi;
+#[cfg(test)]
+mod tests;
+
+pub use exchange::{Exchange, LocalCluster, Reduce};
+
+use super::database::{Checkpoint, Header, Writer};
+use super::retrograde::{Resume, ResumeFrom};
+use super::solve::{PassResult, Passes, TierJob, restore, snapshot, tiers};
+use super::{EngineError, IndexedGame, Options, Progress, RETROGRADE_BYTES_PER_POSITION, Record};
+use std::ops::Range;
+use std::path::Path;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+/// Positions of the unvisited set a rank reads between two exchanges of a level.
+pub const ROUND_POSITIONS: u64 = 1 << 20;
+
+/// Records a rank sends in one gather (of the database) or all-gather (of a tier).
+const PIECE_RECORDS: u64 = 1 << 22;
+
+/// The ranks, as a solve in progress sees them: the exchange and the current tier's slices.
+pub struct Cluster<'x> {
+    pub(super) exchange: &'x mut dyn Exchange,
+    /// The current tier's slices, by rank.
+    pub(super) slices: Vec<Range<u64>>,
+    /// The tier being solved (for the traffic log).
+    tier: u64,
+    traffic: Vec<LevelTraffic>,
+}
+
+/// What the ranks sent each other at one level of a tier's retrograde analysis (all ranks
+/// together).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LevelTraffic {
+    /// The tier.
+    pub tier: u64,
+    /// The level (remoteness).
+    pub level: u32,
+    /// Messages (parents told to another rank).
+    pub messages: u64,
+    /// Their bytes.
+    pub bytes: u64,
+}
+
+/// Cut `range` into `size` slices in order, each starting on a multiple of 64 from the start
+/// (whole words of the bitsets).
+#[must_use]
+pub fn split(range: &Range<u64>, size: usize) -> Vec<Range<u64>> {
+    let size = size.max(1) as u64;
+    let len = range.end - range.start;
+    let cut = |r: u64| {
+        if r == size {
+            range.end
+        } else {
+            let at = (u128::from(len) * u128::from(r) / u128::from(size)) as u64;
+            range.start + at / 64 * 64
+        }
+    };
+    (0..size).map(|r| cut(r)..cut(r + 1)).collect()
+}
+
+impl Cluster<'_> {
+    pub(super) fn size(&self) -> usize {
+        self.exchange.size()
+    }
+
+    /// This rank's slice of the current tier.
+    pub(super) fn slice(&self) -> Range<u64> {
+        self.slices[self.exchange.rank()].clone()
+    }
+
+    /// Whether `here` holds on some rank.
+    pub(super) fn any(&mut self, here: bool) -> Result<bool, EngineError> {
+        Ok(self.exchange.all_reduce(u64::from(here), Reduce::Max)? != 0)
+    }
+
+    /// The largest of the ranks' numbers.
+    pub(super) fn max(&mut self, here: u64) -> Result<u64, EngineError> {
+        self.exchange.all_reduce(here, Reduce::Max)
+    }
+
+    /// A pass's result over every slice.
+    pub(super) fn combine(&mut self, here: PassResult) -> Result<PassResult, EngineError> {
+        Ok(PassResult {
+            changed: self.exchange.all_reduce(here.changed, Reduce::Sum)?,
+            blocked: self.any(here.blocked)?,
+        })
+    }
+
+    /// Record a level's traffic, summed over the ranks.
+    pub(super) fn count_traffic(
+        &mut self,
+        level: u32,
+        messages: u64,
+        bytes: u64,
+    ) -> Result<(), EngineError> {
+        let messages = self.exchange.all_reduce(messages, Reduce::Sum)?;
+        let bytes = self.exchange.all_reduce(bytes, Reduce::Sum)?;
+        self.traffic.push(LevelTraffic {
+            tier: self.tier,
+            level,
+            messages,
+            bytes,
+        });
+        Ok(())
+    }
+
+    /// Give every rank the records of tier `range` (each rank's slice, in pieces).
+    pub(super) fn share<G: IndexedGame + Sync>(
+        &mut self,
+        passes: &Passes<'_, G>,
+        range: &Range<u64>,
+    ) -> Result<(), EngineError> {
+        let slices = super::distributed::split(range, self.size());
+        let longest = slices.iter().map(|s| s.end - s.start).max().unwrap_or(0);
+        let rounds = longest.div_ceil(PIECE_RECORDS);
+        let piece = |slice: &Range<u64>, round: u64| {
+            let from = (slice.start + round * PIECE_RECORDS).min(slice.end);
+            from..(from + PIECE_RECORDS).min(slice.end)
+        };
+        let rank = self.exchange.rank();
+        for round in 0..rounds {
+            let mine: Vec<u16> = passes
+                .cells(&piece(&slices[rank], round))
+                .iter()
+                .map(|c| c.load(Ordering::Relaxed))
+                .collect();
+            let all = self.exchange.all_gather(&mine)?;
+            let mut at = 0usize;
+            for (r, slice) in slices.iter().enumerate() {
+                let part = piece(slice, round);
+                let len = (part.end - part.start) as usize;
+                let received = all.get(at..at + len).ok_or_else(|| {
+                    EngineError::Exchange(String::from("a rank sent fewer records than its slice"))
+                })?;
+                if r != rank {
+                    for (cell, &bits) in passes.cells(&part).iter().zip(received) {
+                        cell.store(bits, Ordering::Relaxed);
+                    }
+                }
+                at += len;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What a rank's part of a distributed solve ends with.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DistributedSolve {
+    /// Positions of the whole table (every rank's).
+    pub positions: u64,
+    /// Levels and passes run (this rank's count; the same on every rank).
+    pub passes: u32,
+    /// Whether the solve went on from the ranks' checkpoints.
+    pub resumed: bool,
+    /// Positions the checkpoints had solved (every rank's).
+    pub already_solved: u64,
+    /// The messages and bytes of each level of retrograde analysis, every rank's together.
+    pub traffic: Vec<LevelTraffic>,
+    /// The database's size in bytes (on rank 0; 0 elsewhere).
+    pub database_bytes: u64,
+}
+
+/// Bytes one rank of `size` takes to solve `game`: the whole table when the game has tiers
+/// (each rank keeps the finished ones), only its slice of a one-tier game's; and its slice
+/// of the largest tier's side table.
+#[must_use]
+pub fn rank_bytes<G: IndexedGame>(game: &G, options: &Options, size: usize) -> u64 {
+    let count = game.index_count();
+    let size = size.max(1) as u64;
+    let records = if game.tier_count() <= 1 {
+        count.div_ceil(size)
+    } else {
+        count
+    };
+    let largest = (0..game.tier_count())
+        .map(|t| {
+            let r = game.tier_range(t);
+            r.end.saturating_sub(r.start)
+        })
+        .max()
+        .unwrap_or(0);
+    let side = if options.retrograde && game.has_unmoves() {
+        largest
+            .div_ceil(size)
+            .saturating_mul(RETROGRADE_BYTES_PER_POSITION)
+    } else {
+        0
+    };
+    records
+        .saturating_mul(super::BYTES_PER_POSITION)
+        .saturating_add(side)
+}
+
+/// This rank's part of the solve of `game` over the ranks of `exchange`, writing the
+/// database at `path` (rank 0 writes it; `header` with its `positions` filled in here).
+/// Every rank calls it with the same game and options, and its own checkpoint (see the
+/// module); `on_pass` reports this rank's progress.
+///
+/// # Errors
+/// As [`super::solve`], per rank; [`EngineError::Exchange`] when the ranks fell out of step
+/// or one of them left.
+pub fn solve_distributed<G: IndexedGame + Sync>(
+    game: &G,
+    options: &Options,
+    exchange: &mut dyn Exchange,
+    path: &Path,
+    header: &Header,
+    mut checkpoint: Option<&mut Checkpoint>,
+    on_pass: &(dyn Fn(&Progress) + Sync),
+) -> Result<DistributedSolve, EngineError> {
+    let count = game.index_count();
+    let size = exchange.size();
+    let needed = rank_bytes(game, options, size);
+    if needed > options.memory_limit || usize::try_from(count).is_err() {
+        return Err(EngineError::OverMemory {
+            needed,
+            limit: options.memory_limit,
+            indices: count,
+        });
+    }
+    let tiers = tiers(game)?;
+    // The exchange stays on this thread (an MPI communicator may not move), so the work runs
+    // on rayon's global pool, sized here unless it was built already.
+    if options.threads != 0 {
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(options.threads)
+            .build_global();
+    }
+    let passes = Passes::new(game, count, options)?;
+    let mut cluster = Some(Cluster {
+        exchange,
+        slices: Vec::new(),
+        tier: 0,
+        traffic: Vec::new(),
+    });
+    let mut result = DistributedSolve::default();
+    let order: Vec<usize> = (0..tiers.len()).rev().collect();
+    // The tiers every rank finished, in the order of the solve.
+    let finished = checkpoint
+        .as_mut()
+        .map(|c| std::mem::take(&mut c.finished))
+        .unwrap_or_default();
+    let here = order
+        .iter()
+        .take_while(|&&t| finished.iter().any(|(f, _)| *f == t as u64))
+        .count();
+    let agreed = with(&mut cluster, |c| {
+        c.exchange.all_reduce(here as u64, Reduce::Min)
+    })? as usize;
+    // The tier in progress, when every rank saved the same level of it.
+    let saved = checkpoint.as_mut().and_then(|c| c.in_progress.take());
+    let key = saved
+        .as_ref()
+        .filter(|s| order.get(agreed) == Some(&(s.tier as usize)))
+        .map_or(0, |s| ((s.tier + 1) << 32) | u64::from(s.level));
+    let lowest = with(&mut cluster, |c| c.exchange.all_reduce(key, Reduce::Min))?;
+    let highest = with(&mut cluster, |c| c.exchange.all_reduce(key, Reduce::Max))?;
+    let mut in_progress = saved.filter(|_| lowest == highest && lowest != 0);
+    let mut indices_solved = 0;
+    let mut solve_tiers = || -> Result<(), EngineError> {
+        for (step, &tier) in order.iter().enumerate() {
+            let range = &tiers[tier];
+            let tier = tier as u64;
+            let last = step + 1 == order.len();
+            if let Some(c) = cluster.as_mut() {
+                c.slices = split(range, size);
+                c.tier = tier;
+            }
+            let slice = with(&mut cluster, |c| Ok(c.slice()))?;
+            let cells = passes.cells(&slice);
+            if step < agreed {
+                let records = finished
+                    .iter()
+                    .find(|(f, _)| *f == tier)
+                    .map(|(_, r)| r.as_slice())
+                    .unwrap_or_default();
+                restore(cells, records, &format!("tier {tier}"))?;
+                let positions = records.iter().filter(|r| !r.is_hole()).count() as u64;
+                result.positions += positions;
+                result.already_solved += positions;
+                result.resumed = true;
+            } else {
+                let mut resume = None;
+                if let Some(saved) = in_progress.take_if(|s| s.tier == tier) {
+                    let len = cells.len();
+                    let (records, side) = saved.records.split_at(len.min(saved.records.len()));
+                    restore(cells, records, "the tier in progress")?;
+                    let pending = side
+                        .chunks_exact(2)
+                        .map(|pair| u32::from(pair[0].bits()) | u32::from(pair[1].bits()) << 16)
+                        .collect();
+                    result.resumed = true;
+                    resume = Some(ResumeFrom::Restore {
+                        resume: Resume {
+                            level: saved.level,
+                            ties: saved.ties,
+                        },
+                        pending,
+                    });
+                }
+                let mut on_level = |level: u32,
+                                    ties: bool,
+                                    pending: &[AtomicU32],
+                                    cluster: &mut Option<Cluster<'_>>|
+                 -> Result<(), EngineError> {
+                    let due = checkpoint.as_ref().is_some_and(|c| c.level_due());
+                    if with(cluster, |c| c.any(due))?
+                        && let Some(checkpoint) = checkpoint.as_mut()
+                    {
+                        // The records, then the side table as pairs of 16-bit halves.
+                        let side = pending.iter().flat_map(|p| {
+                            let p = p.load(Ordering::Relaxed);
+                            [
+                                Record::from_bits(p as u16),
+                                Record::from_bits((p >> 16) as u16),
+                            ]
+                        });
+                        checkpoint.save_level(tier, level, ties, snapshot(cells).chain(side))?;
+                    }
+                    on_pass(&Progress {
+                        tier,
+                        round: 1,
+                        pass: level,
+                        decided: passes.decided.load(Ordering::Relaxed),
+                        indices_solved,
+                        indices: count,
+                    });
+                    Ok(())
+                };
+                let job = TierJob {
+                    tier,
+                    range,
+                    indices_solved,
+                };
+                let done = passes.solve_tier(&job, &mut cluster, resume, &mut on_level, on_pass)?;
+                result.positions += done.positions;
+                result.already_solved += done.restored;
+                result.passes += done.passes;
+                if let Some(checkpoint) = checkpoint.as_mut() {
+                    checkpoint.save(tier, snapshot(cells))?;
+                }
+            }
+            if !last {
+                with(&mut cluster, |c| c.share(&passes, range))?;
+            }
+            indices_solved += range.end - range.start;
+        }
+        Ok(())
+    };
+    solve_tiers()?;
+    let mut cluster = cluster.ok_or_else(|| EngineError::Exchange("no cluster".into()))?;
+    result.positions = cluster.exchange.all_reduce(result.positions, Reduce::Sum)?;
+    result.already_solved = cluster
+        .exchange
+        .all_reduce(result.already_solved, Reduce::Sum)?;
+    result.traffic = std::mem::take(&mut cluster.traffic);
+    let header = Header {
+        positions: result.positions,
+        ..header.clone()
+    };
+    result.database_bytes = write_gathered(&passes, &tiers, cluster.exchange, path, &header)?;
+    Ok(result)
+}
+
+/// Run `f` on the cluster (always there in a distributed solve).
+fn with<T>(
+    cluster: &mut Option<Cluster<'_>>,
+    f: impl FnOnce(&mut Cluster<'_>) -> Result<T, EngineError>,
+) -> Result<T, EngineError> {
+    match cluster.as_mut() {
+        Some(c) => f(c),
+        None => Err(EngineError::Exchange(String::from("no cluster"))),
+    }
+}
+
+/// Rank 0 writes the database from every rank's slices, gathered in index order.
+fn write_gathered<G: IndexedGame + Sync>(
+    passes: &Passes<'_, G>,
+    tiers: &[Range<u64>],
+    exchange: &mut dyn Exchange,
+    path: &Path,
+    header: &Header,
+) -> Result<u64, EngineError> {
+    let (rank, size) = (exchange.rank(), exchange.size());
+    let mut writer = (rank == 0).then(|| Writer::new(path, header));
+    let mut by_index: Vec<&Range<u64>> = tiers.iter().collect();
+    by_index.sort_by_key(|r| r.start);
+    for range in by_index {
+        for (owner, slice) in split(range, size).iter().enumerate() {
+            let mut from = slice.start;
+            while from < slice.end {
+                let to = (from + PIECE_RECORDS).min(slice.end);
+                let mine: Vec<u16> = if owner == rank {
+                    passes
+                        .cells(&(from..to))
+                        .iter()
+                        .map(|c| c.load(Ordering::Relaxed))
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                let got = exchange.gather(&mine)?;
+                if let Some(writer) = writer.as_mut() {
+                    let records: Vec<Record> = got.into_iter().map(Record::from_bits).collect();
+                    if records.len() as u64 != to - from {
+                        return Err(EngineError::Exchange(format!(
+                            "rank {owner} sent {} records of {}",
+                            records.len(),
+                            to - from
+                        )));
+                    }
+                    writer.push(&records)?;
+                }
+                from = to;
+            }
+        }
+    }
+    match writer {
+        Some(writer) => writer.finish(),
+        None => Ok(0),
+    }
+}

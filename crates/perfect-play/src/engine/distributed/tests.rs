@@ -1,0 +1,227 @@
+//! The distributed solve against one process's, on ranks that are threads: the same
+//! database, byte for byte, whatever the number of ranks, and after a rank is stopped and the
+//! solve run again from the ranks' checkpoints.
+
+use super::*;
+use crate::engine::database::{self, BLOCK_RECORDS, Checkpoint};
+use crate::engine::{Options, solve};
+use crate::games::{connect_four::ConnectFour, dobutsu::Dobutsu, dodgem::Dodgem};
+use crate::games::{mu_torere::MuTorere, quixo::Quixo, teeko::Teeko};
+use proptest::prelude::*;
+use std::path::PathBuf;
+
+fn no_progress(_: &Progress) {}
+
+fn scratch(name: &str) -> PathBuf {
+    let path = std::env::temp_dir().join(format!(
+        "perfect-play-distributed-{}-{name}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+fn header<G: IndexedGame>(game: &G, name: &str, block_records: u64) -> Header {
+    Header {
+        game: name.into(),
+        variant: "test".into(),
+        indices: game.index_count(),
+        positions: 0,
+        block_records,
+        params: Vec::new(),
+        book: None,
+    }
+}
+
+/// One process's database of `game`, as bytes.
+fn one_process<G: IndexedGame + Sync>(game: &G, header: &Header, name: &str) -> Vec<u8> {
+    let solution = solve(game, &Options::default(), &no_progress).unwrap();
+    let path = scratch(&format!("{name}-one.ppdb"));
+    let header = Header {
+        positions: solution.positions,
+        ..header.clone()
+    };
+    database::write(&path, &header, solution.records()).unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    bytes
+}
+
+/// The checkpoint of rank `rank` of `ranks` beside `db`.
+fn rank_checkpoint(db: &Path, rank: usize, ranks: usize) -> PathBuf {
+    PathBuf::from(format!("{}.partial.rank{rank}of{ranks}", db.display()))
+}
+
+/// Solve `game` on `ranks` threads standing for ranks, into `db`; with `checkpoints`, each
+/// rank through its own (saving every level), and with `stop = (rank, tier, level)` that
+/// rank stopped once that level is saved. Returns each rank's result.
+fn on_ranks<G: IndexedGame + Sync>(
+    game: &G,
+    ranks: usize,
+    db: &Path,
+    header: &Header,
+    checkpoints: bool,
+    stop: Option<(usize, u64, u32)>,
+) -> Vec<Result<DistributedSolve, EngineError>> {
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = LocalCluster::ranks(ranks)
+            .into_iter()
+            .map(|mut exchange| {
+                scope.spawn(move || {
+                    let rank = exchange.rank();
+                    let options = Options::default();
+                    let mut checkpoint = checkpoints.then(|| {
+                        let path = rank_checkpoint(db, rank, ranks);
+                        let identity = format!("test rank {rank} of {ranks}");
+                        let mut c = Checkpoint::open(&path, &identity).unwrap();
+                        c.level_interval = std::time::Duration::ZERO;
+                        c
+                    });
+                    let cancel = options.cancel.clone();
+                    let on_pass = move |p: &Progress| {
+                        if stop.is_some_and(|(r, t, l)| r == rank && p.tier == t && p.pass == l) {
+                            cancel.cancel();
+                        }
+                    };
+                    let result = solve_distributed(
+                        game,
+                        &options,
+                        &mut exchange,
+                        db,
+                        header,
+                        checkpoint.as_mut(),
+                        &on_pass,
+                    );
+                    if result.is_ok()
+                        && let Some(c) = checkpoint
+                    {
+                        c.remove().unwrap();
+                    }
+                    result
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    })
+}
+
+/// `game`'s database from 1, 2 and 3 ranks is one process's, byte for byte.
+fn same_database<G: IndexedGame + Sync>(game: &G, name: &str) {
+    // Small blocks, so that slices and blocks cross each other's edges.
+    let header = header(game, name, 1000);
+    let expected = one_process(game, &header, name);
+    for ranks in 1..=3 {
+        let db = scratch(&format!("{name}-{ranks}.ppdb"));
+        let results = on_ranks(game, ranks, &db, &header, false, None);
+        for (rank, result) in results.iter().enumerate() {
+            let result = result
+                .as_ref()
+                .unwrap_or_else(|e| panic!("{name} rank {rank}: {e}"));
+            assert_eq!(
+                result.database_bytes,
+                if rank == 0 { expected.len() as u64 } else { 0 }
+            );
+        }
+        let written = std::fs::read(&db).unwrap();
+        assert!(
+            written == expected,
+            "{name} on {ranks} ranks: another database"
+        );
+        std::fs::remove_file(&db).unwrap();
+    }
+}
+
+#[test]
+fn one_tier_loopy_games_write_one_process_database_on_any_number_of_ranks() {
+    // Dobutsu shogi's small variants and Mu Torere are one tier: slices and messages only.
+    same_database(&Dobutsu::with_kinds(false, false, true), "dobutsu-chicks");
+    same_database(&Dobutsu::with_kinds(false, true, false), "dobutsu-giraffes");
+    same_database(&MuTorere, "mu-torere");
+}
+
+#[test]
+fn tiered_games_write_one_process_database_on_any_number_of_ranks() {
+    same_database(&Quixo::new(3).unwrap(), "quixo-3");
+    same_database(&Dodgem::new(3).unwrap(), "dodgem-3");
+    same_database(&Dodgem::new(4).unwrap(), "dodgem-4");
+    same_database(&Teeko::new(3, 3).unwrap(), "teeko-3-3");
+    // Ties, and tiers without moves inside: the passes, shared after each one.
+    same_database(&ConnectFour::new(4, 4).unwrap(), "connect-four-4x4");
+}
+
+#[test]
+fn the_ranks_tell_each_other_parents_across_their_slices() {
+    let game = Dobutsu::with_kinds(false, false, true);
+    let db = scratch("traffic.ppdb");
+    let header = header(&game, "traffic", BLOCK_RECORDS);
+    let results = on_ranks(&game, 3, &db, &header, false, None);
+    let traffic = &results[0].as_ref().unwrap().traffic;
+    // Every rank reports the same totals, and most levels send something.
+    assert_eq!(traffic, &results[2].as_ref().unwrap().traffic);
+    let messages: u64 = traffic.iter().map(|t| t.messages).sum();
+    assert!(messages > 0);
+    assert!(traffic.iter().all(|t| t.bytes == 8 * t.messages));
+    std::fs::remove_file(&db).unwrap();
+}
+
+/// Stop one rank once `(tier, level)` is saved, check that every rank stopped, then run
+/// again from the checkpoints: one process's database.
+fn stopped_and_resumed<G: IndexedGame + Sync>(game: &G, name: &str, stop: (usize, u64, u32)) {
+    let header = header(game, name, 1000);
+    let expected = one_process(game, &header, name);
+    let ranks = 3;
+    let db = scratch(&format!("{name}-stopped.ppdb"));
+    let results = on_ranks(game, ranks, &db, &header, true, Some(stop));
+    assert!(
+        results.iter().all(Result::is_err),
+        "{name}: every rank stops"
+    );
+    assert!(!db.exists(), "{name}: no database from a stopped solve");
+    let results = on_ranks(game, ranks, &db, &header, true, None);
+    let first = results[0].as_ref().unwrap();
+    assert!(
+        first.resumed && first.already_solved > 0,
+        "{name}: {first:?}"
+    );
+    assert!(
+        std::fs::read(&db).unwrap() == expected,
+        "{name}: resumed to another database"
+    );
+    for rank in 0..ranks {
+        assert!(!rank_checkpoint(&db, rank, ranks).exists());
+    }
+    std::fs::remove_file(&db).unwrap();
+}
+
+#[test]
+fn a_stopped_rank_stops_the_solve_and_the_same_command_resumes_it() {
+    // Inside the only tier: the levels saved with their side tables.
+    stopped_and_resumed(
+        &Dobutsu::with_kinds(false, false, true),
+        "dobutsu-stop",
+        (1, 0, 6),
+    );
+    // Quixo 3 x 3 at its tier 3 (the ones after it saved whole).
+    let quixo = Quixo::new(3).unwrap();
+    stopped_and_resumed(&quixo, "quixo-stop", (2, 3, 2));
+}
+
+proptest! {
+    #[test]
+    fn slices_cover_a_tier_in_order(start in 0u64..1000, len in 0u64..5000, size in 1usize..9) {
+        let range = start..start + len;
+        let slices = split(&range, size);
+        prop_assert_eq!(slices.len(), size);
+        prop_assert_eq!(slices[0].start, range.start);
+        prop_assert_eq!(slices[size - 1].end, range.end);
+        for pair in slices.windows(2) {
+            prop_assert_eq!(pair[0].end, pair[1].start);
+            prop_assert!(pair[0].start <= pair[0].end);
+            prop_assert_eq!((pair[1].start - range.start) % 64, 0);
+        }
+        for at in range.clone().step_by(7) {
+            let owner = crate::engine::retrograde::owner(&slices, at);
+            prop_assert!(slices[owner].contains(&at));
+        }
+    }
+}
