@@ -23,6 +23,24 @@ fn tic_tac_toe_is_a_tie_in_nine_over_5478_positions() {
 }
 
 #[test]
+fn no_counts_skips_the_walk_over_the_reachable_positions() {
+    let counted = json(&["solve", "quixo", "--size", "3"]);
+    let v = json(&["solve", "quixo", "--size", "3", "--no-counts"]);
+    for field in ["positions_reachable", "wins", "losses", "ties", "draws"] {
+        assert_eq!(v[field], json!(null), "{field}");
+        assert!(counted[field].is_u64(), "{field}");
+    }
+    for field in ["outcome", "remoteness", "positions_in_table"] {
+        assert_eq!(v[field], counted[field], "{field}");
+    }
+    let out = run(&["solve", "quixo", "--size", "3", "--no-counts"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("not counted"), "{text}");
+    let err = assert_bad_input(&["query", "quixo", "--size", "3", "--no-counts"]);
+    assert!(err.contains("applies to solve"), "{err}");
+}
+
+#[test]
 fn query_agrees_with_the_solver_behind_the_tic_tac_toe_command() {
     // The family command uses the reference Solver; query reads the engine's table.
     for board in [

@@ -120,6 +120,7 @@ fn every_command_validates_against_its_schema() {
         ("solve", &["solve", "dodgem"], None),
         ("solve", &["solve", "mu-torere"], None),
         ("solve", &["solve", "quixo"], None),
+        ("solve", &["solve", "quixo", "--no-counts"], None),
         (
             "query",
             &["query", "quixo", "x../o../...:x", "--size", "3"],

@@ -8,14 +8,21 @@ use crate::output::{Output, result_sentence, verdict_of};
 use crate::progress;
 use perfect_play::Outcome;
 use perfect_play::engine::Progress;
-use perfect_play::engine::{BYTES_PER_POSITION, Checkpoint, Database, Options, Solution};
+use perfect_play::engine::{BYTES_PER_POSITION, Checkpoint, Counts, Database, Options, Solution};
 use perfect_play::registry::answers::engine as answers;
 use perfect_play::registry::{EngineGame, PositionAnswer, QueryError, Side};
 use serde_json::json;
 use std::path::Path;
 use std::time::Instant;
 
-pub fn solve(args: &EngineArgs, budget: &Budget, quiet: bool) -> Result<Output, CommandError> {
+/// `perfect-play solve`: the whole game, in this process, or over the ranks of an MPI job
+/// when built with the `mpi` feature and started by `mpirun -np N` with N > 1 (`None` on
+/// the ranks other than the first, which print nothing).
+pub fn solve(
+    args: &EngineArgs,
+    budget: &Budget,
+    quiet: bool,
+) -> Result<Option<Output>, CommandError> {
     if let Some(p) = &args.game.position {
         return Err(format!(
             "solve answers for the start of the game; for the position {:?} use query",
@@ -24,10 +31,24 @@ pub fn solve(args: &EngineArgs, budget: &Budget, quiet: bool) -> Result<Output, 
         .into());
     }
     let game = args.game.build()?;
-    solve_game(game.as_ref(), args, budget, quiet)
+    #[cfg(feature = "mpi")]
+    if !budget.small
+        && perfect_play::engine::distributed::mpi::launched()
+        && let Some(mpi) = perfect_play::engine::distributed::mpi::Mpi::start()
+    {
+        let mut world = mpi.world();
+        if perfect_play::engine::distributed::Exchange::size(&world) > 1 {
+            let options = options(args, budget);
+            return super::cluster::solve(game.as_ref(), args, &options, &mut world, quiet);
+        }
+    }
+    solve_game(game.as_ref(), args, budget, quiet).map(Some)
 }
 
 pub fn query(args: &EngineArgs, budget: &Budget, quiet: bool) -> Result<Output, CommandError> {
+    if args.no_counts {
+        return Err("--no-counts applies to solve: query counts nothing".into());
+    }
     let game = args.game.build()?;
     query_game(
         game.as_ref(),
@@ -38,7 +59,7 @@ pub fn query(args: &EngineArgs, budget: &Budget, quiet: bool) -> Result<Output, 
     )
 }
 
-fn options(args: &EngineArgs, budget: &Budget) -> Options {
+pub(super) fn options(args: &EngineArgs, budget: &Budget) -> Options {
     Options {
         memory_limit: budget.memory(2 << 30),
         threads: usize::from(args.threads),
@@ -146,46 +167,21 @@ fn solve_game(
     let root = game
         .start_record(&solution)
         .ok_or("the start is not in the solved table")?;
-    let counts = game.reachable_counts(&solution, &options)?;
-    let outcome = root.outcome().unwrap_or(Outcome::Draw);
-    let first = game.first_to_move_at_start();
-    let mut json = json!({
-        "game": game.name(),
-        "variant": game.variant(),
-        "outcome": outcome,
-        "first_player_wins": first_player_wins(outcome),
-        "remoteness": root.remoteness(),
-        "positions_reachable": counts.positions,
-        "wins": counts.wins,
-        "losses": counts.losses,
-        "draws": counts.draws,
-        "ties": counts.ties,
-        "seconds": seconds,
-        "database": null,
-        "indices": game.index_count(),
-        "positions_in_table": solution.positions,
-        "passes": solution.passes,
-        "bytes_per_position": BYTES_PER_POSITION,
-        "symmetric": options.symmetries && game.has_symmetries(),
-    });
-    let side = if first { Side::First } else { Side::Second };
-    let mut text = format!(
-        "{}, from the start.\n{}\n{} reachable positions: {} wins, {} losses, {} ties, {} draws for the player to move ({} positions in the table, {:.2} s{}).\n",
-        game.title(),
-        result_sentence(side, None, outcome, root.remoteness().map(u64::from), None),
-        counts.positions,
-        counts.wins,
-        counts.losses,
-        counts.ties,
-        counts.draws,
-        solution.positions,
+    let counts = if args.no_counts {
+        None
+    } else {
+        Some(game.reachable_counts(&solution, &options)?)
+    };
+    let summary = Summary {
+        outcome: root.outcome().unwrap_or(Outcome::Draw),
+        remoteness: root.remoteness(),
+        counts,
         seconds,
-        if solution.resumed {
-            ", resumed from the checkpoint"
-        } else {
-            ""
-        },
-    );
+        positions_in_table: solution.positions,
+        passes: solution.passes,
+        resumed: solution.resumed,
+    };
+    let (mut json, mut text) = summary.render(game, &options);
     if let (Some(bytes), Some(path)) = (db_bytes, &args.db) {
         let bits = bytes as f64 * 8.0 / solution.positions.max(1) as f64;
         let mut database = database_json(
@@ -196,8 +192,10 @@ fn solve_game(
             solution.resumed,
             solution.already_solved,
         );
-        database["bits_per_reachable_position"] =
-            json!(bytes as f64 * 8.0 / counts.positions.max(1) as f64);
+        if let Some(counts) = counts {
+            database["bits_per_reachable_position"] =
+                json!(bytes as f64 * 8.0 / counts.positions.max(1) as f64);
+        }
         json["database"] = database;
         text.push_str(&format!(
             "Database {}: {bytes} bytes, {bits:.2} bits a position.\n",
@@ -205,6 +203,72 @@ fn solve_game(
         ));
     }
     Ok(Output { text, json })
+}
+
+/// What a solve found, for its JSON and text (one process's or an MPI job's).
+pub(super) struct Summary {
+    /// The start's value for the player to move.
+    pub(super) outcome: Outcome,
+    pub(super) remoteness: Option<u32>,
+    /// The positions reachable from the start by value; `None` when not counted.
+    pub(super) counts: Option<Counts>,
+    pub(super) seconds: f64,
+    pub(super) positions_in_table: u64,
+    pub(super) passes: u32,
+    pub(super) resumed: bool,
+}
+
+impl Summary {
+    /// The solve's JSON object (`database` null) and its text.
+    pub(super) fn render(
+        &self,
+        game: &dyn EngineGame,
+        options: &Options,
+    ) -> (serde_json::Value, String) {
+        let outcome = self.outcome;
+        let first = game.first_to_move_at_start();
+        let count = |f: fn(&Counts) -> u64| self.counts.as_ref().map(f);
+        let json = json!({
+            "game": game.name(),
+            "variant": game.variant(),
+            "outcome": outcome,
+            "first_player_wins": first_player_wins(outcome),
+            "remoteness": self.remoteness,
+            "positions_reachable": count(|c| c.positions),
+            "wins": count(|c| c.wins),
+            "losses": count(|c| c.losses),
+            "draws": count(|c| c.draws),
+            "ties": count(|c| c.ties),
+            "seconds": self.seconds,
+            "database": null,
+            "indices": game.index_count(),
+            "positions_in_table": self.positions_in_table,
+            "passes": self.passes,
+            "bytes_per_position": BYTES_PER_POSITION,
+            "symmetric": options.symmetries && game.has_symmetries(),
+        });
+        let side = if first { Side::First } else { Side::Second };
+        let counted = match &self.counts {
+            Some(c) => format!(
+                "{} reachable positions: {} wins, {} losses, {} ties, {} draws for the player to move",
+                c.positions, c.wins, c.losses, c.ties, c.draws
+            ),
+            None => String::from("Reachable positions not counted"),
+        };
+        let text = format!(
+            "{}, from the start.\n{}\n{counted} ({} positions in the table, {:.2} s{}).\n",
+            game.title(),
+            result_sentence(side, None, outcome, self.remoteness.map(u64::from), None),
+            self.positions_in_table,
+            self.seconds,
+            if self.resumed {
+                ", resumed from the checkpoint"
+            } else {
+                ""
+            },
+        );
+        (json, text)
+    }
 }
 
 /// The one `database` object of every answer read from or written to a database: where the

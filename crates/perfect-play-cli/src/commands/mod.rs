@@ -2,6 +2,8 @@
 
 mod book;
 mod can_i_win;
+#[cfg(feature = "mpi")]
+mod cluster;
 mod connect_four;
 pub(crate) mod engine;
 mod graph;
@@ -67,7 +69,11 @@ pub fn output_of(
         }
         Command::ConnectFour(args) => connect_four::run(args, budget, quiet)?,
         Command::Book(args) => book::run(args, budget, quiet)?,
-        Command::Solve(args) => engine::solve(args, budget, quiet)?,
+        Command::Solve(args) => match engine::solve(args, budget, quiet)? {
+            Some(output) => output,
+            // A rank of an MPI job other than the first: rank 0 answers for the job.
+            None => return Ok(None),
+        },
         Command::Query(args) => engine::query(args, budget, quiet)?,
         Command::Board(args) => engine::query(&args.as_query(), budget, quiet)?,
         Command::Puzzle(args) if args.batch => {

@@ -1,0 +1,112 @@
+//! `mpirun -np N perfect-play solve GAME --db PATH`: one solve over the ranks of an MPI job
+//! (the `mpi` feature). Each rank solves its slice of every tier with its threads and keeps
+//! its own checkpoint beside the database; rank 0 writes the database and answers for the
+//! job, the others print nothing.
+
+use super::engine::{Summary, database_json, open_database, read_database, with_bar};
+use super::{CommandError, Output};
+use crate::args::EngineArgs;
+use perfect_play::engine::distributed::{Exchange, mpi::MpiExchange};
+use perfect_play::engine::{Checkpoint, Options};
+use perfect_play::registry::EngineGame;
+use perfect_play::registry::QueryError;
+use perfect_play::registry::answers::engine as answers;
+use serde_json::json;
+use std::time::Instant;
+
+/// The checkpoint of rank `rank` of `ranks` beside the database `path`.
+fn checkpoint_path(path: &std::path::Path, rank: usize, ranks: usize) -> std::path::PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(format!(".partial.rank{rank}of{ranks}"));
+    std::path::PathBuf::from(name)
+}
+
+/// This rank's part of the job; `Some` output on rank 0 only.
+pub fn solve(
+    game: &dyn EngineGame,
+    args: &EngineArgs,
+    options: &Options,
+    world: &mut MpiExchange,
+    quiet: bool,
+) -> Result<Option<Output>, CommandError> {
+    let (rank, ranks) = (world.rank(), world.size());
+    let path = args.db.as_ref().ok_or(
+        "a solve over MPI writes its table to a database: give --db PATH (on a filesystem every rank sees)",
+    )?;
+    if path.exists() {
+        return Err(format!(
+            "{} exists already: a solve over MPI writes a new database (query reads one)",
+            path.display()
+        )
+        .into());
+    }
+    let needed = game.rank_bytes(options, ranks);
+    if needed > options.memory_limit {
+        return Err(format!(
+            "each of the {ranks} ranks needs {needed} bytes ({} positions; a one-tier game splits its table across the ranks, one with tiers keeps the finished tiers on each), above the memory limit of {} bytes; raise --memory-limit or add ranks",
+            game.index_count(),
+            options.memory_limit
+        )
+        .into());
+    }
+    let clock = Instant::now();
+    let identity = format!("{} {} rank {rank} of {ranks}", game.name(), game.variant());
+    let mut checkpoint = Checkpoint::open(&checkpoint_path(path, rank, ranks), &identity)?;
+    let header = answers::database_header(game, 0);
+    let quiet = quiet || rank != 0;
+    let solved = with_bar(game, quiet, |progress| {
+        game.solve_distributed(
+            options,
+            world,
+            path,
+            &header,
+            Some(&mut checkpoint),
+            progress,
+        )
+        .map_err(QueryError::from)
+    })?;
+    checkpoint.remove()?;
+    if rank != 0 {
+        return Ok(None);
+    }
+    let seconds = clock.elapsed().as_secs_f64();
+    let mut db = open_database(game, path)?;
+    let start = read_database(game, &mut db, None)?;
+    let summary = Summary {
+        outcome: start.outcome,
+        remoteness: start.remoteness,
+        counts: None,
+        seconds,
+        positions_in_table: solved.positions,
+        passes: solved.passes,
+        resumed: solved.resumed,
+    };
+    let (mut json, mut text) = summary.render(game, options);
+    json["database"] = database_json(
+        path,
+        solved.database_bytes,
+        solved.positions,
+        false,
+        solved.resumed,
+        solved.already_solved,
+    );
+    let messages: u64 = solved.traffic.iter().map(|t| t.messages).sum();
+    let bytes: u64 = solved.traffic.iter().map(|t| t.bytes).sum();
+    json["ranks"] = json!(ranks);
+    json["traffic"] = json!({
+        "messages": messages,
+        "bytes": bytes,
+        "levels": solved
+            .traffic
+            .iter()
+            .map(|t| json!({"tier": t.tier, "level": t.level, "messages": t.messages, "bytes": t.bytes}))
+            .collect::<Vec<_>>(),
+    });
+    text.push_str(&format!(
+        "Solved over {ranks} MPI ranks: {messages} parents told across slices ({bytes} bytes) in {} levels.\nDatabase {}: {} bytes.\n",
+        solved.traffic.len(),
+        path.display(),
+        solved.database_bytes
+    ));
+    Ok(Some(Output { text, json }))
+}

@@ -1,0 +1,172 @@
+//! `mpirun -np N perfect-play solve GAME --db PATH` (the `mpi` feature; `.ci/run` installs
+//! OpenMPI and runs these with `--features mpi`): the database written by 2 and 3 ranks is
+//! one process's, byte for byte, and a job whose rank is killed stops, then the same command
+//! resumes it from the ranks' checkpoints to the same database.
+#![cfg(feature = "mpi")]
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+const GAMES: &[&[&str]] = &[
+    &["quixo", "--size", "3"],
+    &["connect-four", "--width", "5", "--height", "4"],
+    &["dodgem", "--size", "4"],
+    &["mu-torere"],
+    &["dobutsu", "--animals", "c"],
+];
+
+fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_perfect-play")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("perfect-play-mpi-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn solve_args<'a>(game: &[&'a str], db: &'a Path) -> Vec<String> {
+    let mut args = vec![String::from("solve")];
+    args.extend(game.iter().map(ToString::to_string));
+    args.extend(["--db".into(), db.display().to_string(), "--json".into()]);
+    args
+}
+
+fn mpirun(ranks: u32, game: &[&str], db: &Path) -> Command {
+    let mut command = Command::new("mpirun");
+    command
+        .args(["--allow-run-as-root", "--oversubscribe", "-np"])
+        .arg(ranks.to_string())
+        .arg(bin())
+        .args(solve_args(game, db));
+    command
+}
+
+fn succeeded(out: &Output, what: &str) -> Value {
+    assert!(
+        out.status.success(),
+        "{what}: {}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    // Rank 0 answers for the job: one JSON object.
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 1, "{what}: {stdout}");
+    serde_json::from_str(lines[0]).unwrap()
+}
+
+/// One process's database of `game` at `db`, and its answer.
+fn one_process(game: &[&str], db: &Path) -> Value {
+    let out = Command::new(bin())
+        .args(solve_args(game, db))
+        .output()
+        .unwrap();
+    succeeded(&out, "one process")
+}
+
+#[test]
+fn two_and_three_ranks_write_one_process_database() {
+    for game in GAMES {
+        let dir = scratch(&game.join("-"));
+        let one = dir.join("one.ppdb");
+        let expected_answer = one_process(game, &one);
+        let expected = std::fs::read(&one).unwrap();
+        for ranks in [2, 3] {
+            let db = dir.join(format!("np{ranks}.ppdb"));
+            let out = mpirun(ranks, game, &db).output().unwrap();
+            let answer = succeeded(&out, &format!("{game:?} on {ranks} ranks"));
+            assert_eq!(answer["ranks"], ranks, "{game:?}");
+            for field in ["outcome", "remoteness", "positions_in_table", "indices"] {
+                assert_eq!(answer[field], expected_answer[field], "{game:?}: {field}");
+            }
+            assert_eq!(answer["database"]["bytes"], expected.len(), "{game:?}");
+            assert!(
+                std::fs::read(&db).unwrap() == expected,
+                "{game:?} on {ranks} ranks: another database"
+            );
+            for rank in 0..ranks {
+                let checkpoint = format!("{}.partial.rank{rank}of{ranks}", db.display());
+                assert!(!Path::new(&checkpoint).exists(), "{checkpoint} left behind");
+            }
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+/// The process of rank `rank` of the job solving into `db`, found by its command line and the
+/// rank OpenMPI gives it in its environment.
+fn rank_process(db: &Path, rank: usize) -> Option<u32> {
+    let wanted_rank = format!("OMPI_COMM_WORLD_RANK={rank}");
+    let db = db.display().to_string();
+    std::fs::read_dir("/proc")
+        .ok()?
+        .flatten()
+        .find_map(|entry| {
+            let pid: u32 = entry.file_name().to_str()?.parse().ok()?;
+            let cmdline = std::fs::read(entry.path().join("cmdline")).ok()?;
+            let cmdline = String::from_utf8_lossy(&cmdline);
+            if !cmdline.contains(&db) || cmdline.starts_with("mpirun") {
+                return None;
+            }
+            let environ = std::fs::read(entry.path().join("environ")).ok()?;
+            environ
+                .split(|&b| b == 0)
+                .any(|var| var == wanted_rank.as_bytes())
+                .then_some(pid)
+        })
+}
+
+#[test]
+fn a_killed_rank_stops_the_job_and_the_same_command_resumes_it() {
+    let game: &[&str] = &["connect-four", "--width", "5", "--height", "4"];
+    let dir = scratch("killed");
+    let one = dir.join("one.ppdb");
+    let expected_answer = one_process(game, &one);
+    let expected = std::fs::read(&one).unwrap();
+    let db = dir.join("np3.ppdb");
+    let checkpoint = PathBuf::from(format!("{}.partial.rank1of3", db.display()));
+    // The checkpoint's first bytes: magic, length and identity; a finished tier follows.
+    let identity = format!(
+        "connect-four {} rank 1 of 3",
+        expected_answer["variant"].as_str().unwrap()
+    );
+    let preamble = 8 + identity.len() as u64;
+    let mut job = mpirun(3, game, &db)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    let mut killed = false;
+    while started.elapsed() < Duration::from_secs(60) {
+        let saved = std::fs::metadata(&checkpoint).map_or(0, |m| m.len());
+        if saved > preamble
+            && let Some(pid) = rank_process(&db, 1)
+        {
+            let status = Command::new("kill").args(["-9", &pid.to_string()]).status();
+            killed = status.is_ok_and(|s| s.success());
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let status = job.wait().unwrap();
+    assert!(killed, "rank 1 was not found running with a finished tier");
+    assert!(!status.success(), "the job went on without rank 1");
+    assert!(!db.exists(), "a database from a job that lost a rank");
+    assert!(checkpoint.exists(), "rank 1's checkpoint is kept");
+    let out = mpirun(3, game, &db).output().unwrap();
+    let answer = succeeded(&out, "the rerun");
+    assert_eq!(answer["database"]["resumed"], true, "{answer}");
+    assert!(answer["database"]["already_solved"].as_u64().unwrap() > 0);
+    assert_eq!(answer["outcome"], expected_answer["outcome"]);
+    assert!(
+        std::fs::read(&db).unwrap() == expected,
+        "resumed to another database"
+    );
+    assert!(!checkpoint.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
