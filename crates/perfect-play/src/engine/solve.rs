@@ -798,23 +798,27 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
                 if *reward != 0 {
                     return Err(EngineError::Scoring { reward: *reward });
                 }
-                let to = self.index_of(next);
-                let bad = |why| EngineError::BadIndex {
-                    from: from as u64,
-                    to,
-                    why,
-                };
-                let child = usize::try_from(to)
-                    .ok()
-                    .filter(|&i| i < self.table.len())
-                    .map(|i| self.load(i))
-                    .ok_or_else(|| bad("outside the table"))?;
-                if child.is_hole() {
-                    return Err(bad("a hole"));
-                }
-                Ok(Child::At(to, child))
+                self.child_at(from, self.index_of(next))
             }
         }
+    }
+
+    /// The record of index `to`, reached by a move from `from`.
+    pub(super) fn child_at(&self, from: usize, to: u64) -> Result<Child, EngineError> {
+        let bad = |why| EngineError::BadIndex {
+            from: from as u64,
+            to,
+            why,
+        };
+        let child = usize::try_from(to)
+            .ok()
+            .filter(|&i| i < self.table.len())
+            .map(|i| self.load(i))
+            .ok_or_else(|| bad("outside the table"))?;
+        if child.is_hole() {
+            return Err(bad("a hole"));
+        }
+        Ok(Child::At(to, child))
     }
 
     /// Pass 0 over a tier (or a slice of one): holes, and the positions without moves.
