@@ -398,8 +398,9 @@ pub struct EngineArgs {
     pub game: GameChoice,
 
     /// A database file: solve writes the table there (finished tiers going to PATH.partial,
-    /// and a tier in progress every 5 minutes to PATH.partial.level, which a killed solve
-    /// resumes from); query reads from it without solving.
+    /// and a tier in progress every 5 minutes (--checkpoint-every) to PATH.partial.level,
+    /// which a killed solve resumes from; over MPI each rank's to PATH.partial.rankRofN);
+    /// query reads from it without solving.
     #[arg(long, global = true, value_name = "PATH")]
     pub db: Option<std::path::PathBuf>,
 
@@ -412,6 +413,12 @@ pub struct EngineArgs {
     /// losses, ties and draws are then null. A solve over MPI never counts them.
     #[arg(long, global = true)]
     pub no_counts: bool,
+
+    /// solve with --db: save the tier in progress at the end of a level once this many
+    /// seconds have passed since the last save (a killed solve goes on from there; 0 saves
+    /// every level). Over MPI each rank saves its slice, all at the same level.
+    #[arg(long, global = true, value_name = "SECONDS", default_value_t = 300)]
+    pub checkpoint_every: u64,
 }
 
 /// An engine game chosen on the command line, with its parameters and position: the
@@ -588,6 +595,7 @@ impl BoardCommand {
             db: self.db.clone(),
             threads: self.threads,
             no_counts: false,
+            checkpoint_every: 300,
         }
     }
 }

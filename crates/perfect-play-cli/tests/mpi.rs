@@ -120,21 +120,17 @@ fn rank_process(db: &Path, rank: usize) -> Option<u32> {
         })
 }
 
-#[test]
-fn a_killed_rank_stops_the_job_and_the_same_command_resumes_it() {
-    let game: &[&str] = &["connect-four", "--width", "5", "--height", "4"];
-    let dir = scratch("killed");
+/// Start `game` on 3 ranks into a fresh database, kill rank 1 with SIGKILL once `saved`
+/// (which names the file to watch, given the database) has passed `least` bytes, check
+/// that the job stopped without a database, then run the same command again: one
+/// process's database, resumed.
+fn killed_and_resumed(name: &str, game: &[&str], saved: impl Fn(&Path) -> PathBuf, least: u64) {
+    let dir = scratch(name);
     let one = dir.join("one.ppdb");
     let expected_answer = one_process(game, &one);
     let expected = std::fs::read(&one).unwrap();
     let db = dir.join("np3.ppdb");
-    let checkpoint = PathBuf::from(format!("{}.partial.rank1of3", db.display()));
-    // The checkpoint's first bytes: magic, length and identity; a finished tier follows.
-    let identity = format!(
-        "connect-four {} rank 1 of 3",
-        expected_answer["variant"].as_str().unwrap()
-    );
-    let preamble = 8 + identity.len() as u64;
+    let watched = saved(&db);
     let mut job = mpirun(3, game, &db)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
@@ -142,9 +138,9 @@ fn a_killed_rank_stops_the_job_and_the_same_command_resumes_it() {
         .unwrap();
     let started = Instant::now();
     let mut killed = false;
-    while started.elapsed() < Duration::from_secs(60) {
-        let saved = std::fs::metadata(&checkpoint).map_or(0, |m| m.len());
-        if saved > preamble
+    while started.elapsed() < Duration::from_secs(120) {
+        let len = std::fs::metadata(&watched).map_or(0, |m| m.len());
+        if len > least
             && let Some(pid) = rank_process(&db, 1)
         {
             let status = Command::new("kill").args(["-9", &pid.to_string()]).status();
@@ -154,19 +150,57 @@ fn a_killed_rank_stops_the_job_and_the_same_command_resumes_it() {
         std::thread::sleep(Duration::from_millis(5));
     }
     let status = job.wait().unwrap();
-    assert!(killed, "rank 1 was not found running with a finished tier");
-    assert!(!status.success(), "the job went on without rank 1");
-    assert!(!db.exists(), "a database from a job that lost a rank");
-    assert!(checkpoint.exists(), "rank 1's checkpoint is kept");
+    assert!(
+        killed,
+        "{name}: rank 1 was not found running after its save"
+    );
+    assert!(!status.success(), "{name}: the job went on without rank 1");
+    assert!(
+        !db.exists(),
+        "{name}: a database from a job that lost a rank"
+    );
+    let checkpoint = PathBuf::from(format!("{}.partial.rank1of3", db.display()));
+    assert!(checkpoint.exists(), "{name}: rank 1's checkpoint is kept");
     let out = mpirun(3, game, &db).output().unwrap();
     let answer = succeeded(&out, "the rerun");
-    assert_eq!(answer["database"]["resumed"], true, "{answer}");
-    assert!(answer["database"]["already_solved"].as_u64().unwrap() > 0);
+    assert_eq!(answer["database"]["resumed"], true, "{name}: {answer}");
+    assert!(
+        answer["database"]["already_solved"].as_u64().unwrap() > 0,
+        "{name}"
+    );
     assert_eq!(answer["outcome"], expected_answer["outcome"]);
     assert!(
         std::fs::read(&db).unwrap() == expected,
-        "resumed to another database"
+        "{name}: resumed to another database"
     );
     assert!(!checkpoint.exists());
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_killed_rank_stops_the_job_and_the_same_command_resumes_it() {
+    // Killed once rank 1 has saved a finished tier: its checkpoint's magic, length and
+    // identity come first, a tier after them.
+    let game: &[&str] = &["connect-four", "--width", "5", "--height", "4"];
+    let identity = "connect-four 5x4 rank 1 of 3";
+    let preamble = 8 + identity.len() as u64;
+    killed_and_resumed(
+        "killed-tiers",
+        game,
+        |db| PathBuf::from(format!("{}.partial.rank1of3", db.display())),
+        preamble,
+    );
+}
+
+#[test]
+fn a_rank_killed_inside_the_only_tier_resumes_from_the_level_every_rank_saved() {
+    // Dobutsu shogi with giraffes and chicks is one tier: with a level saved every second,
+    // the rerun takes up the slices and side tables of the last level all ranks saved.
+    let game: &[&str] = &["dobutsu", "--animals", "gc", "--checkpoint-every", "1"];
+    killed_and_resumed(
+        "killed-level",
+        game,
+        |db| PathBuf::from(format!("{}.partial.rank1of3.level", db.display())),
+        0,
+    );
 }

@@ -52,6 +52,7 @@ pub fn solve(
     let clock = Instant::now();
     let identity = format!("{} {} rank {rank} of {ranks}", game.name(), game.variant());
     let mut checkpoint = Checkpoint::open(&checkpoint_path(path, rank, ranks), &identity)?;
+    checkpoint.level_interval = std::time::Duration::from_secs(args.checkpoint_every);
     let header = answers::database_header(game, 0);
     let quiet = quiet || rank != 0;
     let solved = with_bar(game, quiet, |progress| {

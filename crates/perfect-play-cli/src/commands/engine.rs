@@ -100,8 +100,21 @@ pub(super) fn solve_into_database(
     options: &Options,
     quiet: bool,
 ) -> Result<(Solution, u64), CommandError> {
+    solve_into_database_saving_every(game, path, options, 300, quiet)
+}
+
+/// [`solve_into_database`], the tier in progress saved every `seconds` (`--checkpoint-every`).
+fn solve_into_database_saving_every(
+    game: &dyn EngineGame,
+    path: &Path,
+    options: &Options,
+    seconds: u64,
+    quiet: bool,
+) -> Result<(Solution, u64), CommandError> {
+    let interval = std::time::Duration::from_secs(seconds);
     with_bar(game, quiet, |progress| {
-        answers::solve_into_database(game, path, options, progress).map_err(QueryError::from)
+        answers::solve_into_database_saving_every(game, path, options, interval, progress)
+            .map_err(QueryError::from)
     })
 }
 
@@ -158,7 +171,13 @@ fn solve_game(
             (Solution::from_records(records), Some(db.bytes), true)
         }
         (Some(path), None) => {
-            let (solution, bytes) = solve_into_database(game, path, &options, quiet)?;
+            let (solution, bytes) = solve_into_database_saving_every(
+                game,
+                path,
+                &options,
+                args.checkpoint_every,
+                quiet,
+            )?;
             (solution, Some(bytes), false)
         }
         (None, _) => (solve_with_bar(game, &options, None, quiet)?, None, false),

@@ -609,6 +609,36 @@ impl Checkpoint {
         ties: bool,
         records: impl Iterator<Item = Record>,
     ) -> Result<(), EngineError> {
+        self.stage_level(tier, level, ties, records)?;
+        self.commit_level()
+    }
+
+    /// Put the saved level written by [`Checkpoint::stage_level`] in place of the last one.
+    /// The ranks of a distributed solve all stage a level before any commits it, so that a
+    /// rank killed while writing leaves every rank's last level the same.
+    ///
+    /// # Errors
+    /// [`EngineError::Database`] when it cannot be renamed.
+    pub fn commit_level(&mut self) -> Result<(), EngineError> {
+        let path = level_path(&self.path);
+        let temporary = durable::temporary_path(&path);
+        std::fs::rename(&temporary, &path).map_err(|e| io_error(&path, e))?;
+        self.last_saved = std::time::Instant::now();
+        Ok(())
+    }
+
+    /// Write a tier in progress once `level` is done beside the last one saved, to be put in
+    /// its place by [`Checkpoint::commit_level`].
+    ///
+    /// # Errors
+    /// [`EngineError::Database`] when it cannot be written.
+    pub fn stage_level(
+        &mut self,
+        tier: u64,
+        level: u32,
+        ties: bool,
+        records: impl Iterator<Item = Record>,
+    ) -> Result<(), EngineError> {
         let path = level_path(&self.path);
         let fail = |e: std::io::Error| io_error(&path, e);
         let temporary = durable::temporary_path(&path);
@@ -646,10 +676,7 @@ impl Checkpoint {
         file.write_all(&hasher.finalize().to_le_bytes())
             .map_err(fail)?;
         let file = file.into_inner().map_err(|e| fail(e.into_error()))?;
-        file.sync_data().map_err(fail)?;
-        std::fs::rename(&temporary, &path).map_err(fail)?;
-        self.last_saved = std::time::Instant::now();
-        Ok(())
+        file.sync_data().map_err(fail)
     }
 
     /// Append a finished tier and make it durable.

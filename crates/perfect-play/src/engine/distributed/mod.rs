@@ -335,9 +335,8 @@ pub fn solve_distributed<G: IndexedGame + Sync>(
                                     cluster: &mut Option<Cluster<'_>>|
                  -> Result<(), EngineError> {
                     let due = checkpoint.as_ref().is_some_and(|c| c.level_due());
-                    if with(cluster, |c| c.any(due))?
-                        && let Some(checkpoint) = checkpoint.as_mut()
-                    {
+                    let due = with(cluster, |c| c.any(due))?;
+                    if due && let Some(checkpoint) = checkpoint.as_mut() {
                         // The records, then the side table as pairs of 16-bit halves.
                         let side = pending.iter().flat_map(|p| {
                             let p = p.load(Ordering::Relaxed);
@@ -346,7 +345,15 @@ pub fn solve_distributed<G: IndexedGame + Sync>(
                                 Record::from_bits((p >> 16) as u16),
                             ]
                         });
-                        checkpoint.save_level(tier, level, ties, snapshot(cells).chain(side))?;
+                        checkpoint.stage_level(tier, level, ties, snapshot(cells).chain(side))?;
+                    }
+                    if due {
+                        // Every rank has written the level before any puts it in place: a
+                        // rank killed while writing leaves all ranks' last levels the same.
+                        with(cluster, |c| c.any(false))?;
+                        if let Some(checkpoint) = checkpoint.as_mut() {
+                            checkpoint.commit_level()?;
+                        }
                     }
                     on_pass(&Progress {
                         tier,

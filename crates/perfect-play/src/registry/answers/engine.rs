@@ -316,10 +316,32 @@ pub fn solve_into_database(
     options: &Options,
     progress: &(dyn Fn(&Progress) + Sync),
 ) -> Result<(Solution, u64), EngineError> {
+    solve_into_database_saving_every(
+        game,
+        path,
+        options,
+        std::time::Duration::from_secs(300),
+        progress,
+    )
+}
+
+/// [`solve_into_database`], saving the tier in progress at the end of a level once
+/// `interval` has passed since the last save (zero: every level).
+///
+/// # Errors
+/// As [`solve_into_database`].
+pub fn solve_into_database_saving_every(
+    game: &dyn EngineGame,
+    path: &std::path::Path,
+    options: &Options,
+    interval: std::time::Duration,
+    progress: &(dyn Fn(&Progress) + Sync),
+) -> Result<(Solution, u64), EngineError> {
     let mut partial = path.as_os_str().to_owned();
     partial.push(".partial");
     let identity = format!("{} {}", game.name(), game.variant());
     let mut checkpoint = Checkpoint::open(std::path::Path::new(&partial), &identity)?;
+    checkpoint.level_interval = interval;
     let solution = game.solve(options, Some(&mut checkpoint), progress)?;
     let header = database_header(game, solution.positions);
     let bytes = database::write(path, &header, solution.records())?;
