@@ -123,7 +123,7 @@ pub fn write(path: &Path, header: &Header, records: &[Record]) -> Result<u64, En
 
 /// A database written from its records in index order, as they come (from the ranks of a
 /// distributed solve, say): each block is compressed once it is full, and the file is
-/// written at [`Writer::finish`], the same bytes as [`write`] of the same records.
+/// written at [`Writer::finish`], the same bytes as [`write()`] of the same records.
 #[derive(Debug)]
 pub struct Writer {
     path: PathBuf,

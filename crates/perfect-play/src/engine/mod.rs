@@ -31,6 +31,9 @@
 //! has one position of each class solved and the rest left holes; moves and lookups go through
 //! [`table_index`]. On Quixo 4 x 4 (eight symmetries) the solve went from 44.5 s to 12.8 s.
 //!
+//! The same solve runs over several ranks, the processes of an MPI job (the `mpi` feature) or
+//! threads standing in for them, each solving a slice of every tier: see [`distributed`].
+//!
 //! The old [`Solver`](crate::Solver) stays as the oracle: the tests check the engine against
 //! it on every acyclic game small enough, and against a classic retrograde analysis with
 //! child counters on loopy ones.

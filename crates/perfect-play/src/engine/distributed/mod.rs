@@ -140,7 +140,7 @@ impl Cluster<'_> {
         passes: &Passes<'_, G>,
         range: &Range<u64>,
     ) -> Result<(), EngineError> {
-        let slices = super::distributed::split(range, self.size());
+        let slices = split(range, self.size());
         let longest = slices.iter().map(|s| s.end - s.start).max().unwrap_or(0);
         let rounds = longest.div_ceil(PIECE_RECORDS);
         let piece = |slice: &Range<u64>, round: u64| {
