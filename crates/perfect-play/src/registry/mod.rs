@@ -1316,6 +1316,25 @@ mod tests {
         }
     }
 
+    /// A sum with a coin far down a Mock Turtles row lists its moves (or its winning moves,
+    /// past the list's bound) without listing every coin's moves again for each move: the
+    /// explorer's fuzz target found this input hanging for minutes.
+    #[test]
+    fn a_long_coin_row_in_a_sum_answers_without_relisting_its_moves() {
+        let game = find("sum").unwrap();
+        let params = game.params_from(&[]).unwrap();
+        let budget = Budget::default();
+        let position = "mock-turtles:400 ruler:0000000000400777700000000947426004737131010391772656000000400777700000000947426004737131010391772656";
+        let answer = game.answer(&params, position, &budget).unwrap();
+        assert!(!answer.moves.is_empty());
+        let small = game
+            .answer(&params, "mock-turtles:5 ruler:6", &budget)
+            .unwrap();
+        // Turning a head over alone is always a move: no move of a coin game ends the game
+        // while another head is left.
+        assert!(small.moves.iter().all(|m| !m.ends_game));
+    }
+
     /// Every example of every game answers through the registry, and every move it lists
     /// that leaves a position is worth what that position is worth to the other player:
     /// the outcome turned round and the remoteness one more (the margin the pile taken minus
