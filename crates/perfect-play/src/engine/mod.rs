@@ -172,14 +172,18 @@ pub fn solve_bytes<G: IndexedGame>(game: &G, options: &Options) -> u64 {
     if !(options.retrograde && game.has_unmoves()) {
         return records;
     }
-    let largest = (0..game.tier_count())
+    records.saturating_add(largest_tier(game).saturating_mul(RETROGRADE_BYTES_PER_POSITION))
+}
+
+/// Indices in the game's largest tier (whose side table retrograde analysis holds).
+pub(crate) fn largest_tier<G: IndexedGame>(game: &G) -> u64 {
+    (0..game.tier_count())
         .map(|t| {
             let r = game.tier_range(t);
             r.end.saturating_sub(r.start)
         })
         .max()
-        .unwrap_or(0);
-    records.saturating_add(largest.saturating_mul(RETROGRADE_BYTES_PER_POSITION))
+        .unwrap_or(0)
 }
 
 /// How the engine may run.

@@ -203,13 +203,7 @@ pub fn rank_bytes<G: IndexedGame>(game: &G, options: &Options, size: usize) -> u
     } else {
         count
     };
-    let largest = (0..game.tier_count())
-        .map(|t| {
-            let r = game.tier_range(t);
-            r.end.saturating_sub(r.start)
-        })
-        .max()
-        .unwrap_or(0);
+    let largest = super::largest_tier(game);
     let side = if options.retrograde && game.has_unmoves() {
         largest
             .div_ceil(size)
