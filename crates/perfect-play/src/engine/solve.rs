@@ -663,14 +663,7 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
                     if let Some(checkpoint) = checkpoint.as_mut().filter(|c| c.level_due()) {
                         checkpoint.save_level(tier, level, ties, snapshot(cells))?;
                     }
-                    on_pass(&Progress {
-                        tier,
-                        round: 1,
-                        pass: level,
-                        decided: self.decided.load(Ordering::Relaxed),
-                        indices_solved,
-                        indices: self.table.len() as u64,
-                    });
+                    on_pass(&self.progress(tier, 1, level, indices_solved));
                     Ok(())
                 };
             let job = TierJob {
@@ -699,6 +692,25 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
             resumed,
             already_solved,
         })
+    }
+
+    /// What to report after step `pass` of round `round` of tier `tier`, the tiers before it
+    /// holding `indices_solved` indices.
+    pub(super) fn progress(
+        &self,
+        tier: u64,
+        round: u8,
+        pass: u32,
+        indices_solved: u64,
+    ) -> Progress {
+        Progress {
+            tier,
+            round,
+            pass,
+            decided: self.decided.load(Ordering::Relaxed),
+            indices_solved,
+            indices: self.table.len() as u64,
+        }
     }
 
     /// The cells of the indices `range`.
@@ -753,14 +765,7 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
                     result = cluster.combine(result)?;
                     cluster.share(self, range)?;
                 }
-                on_pass(&Progress {
-                    tier: job.tier,
-                    round,
-                    pass,
-                    decided: self.decided.load(Ordering::Relaxed),
-                    indices_solved: job.indices_solved,
-                    indices: self.table.len() as u64,
-                });
+                on_pass(&self.progress(job.tier, round, pass, job.indices_solved));
                 done.passes += 1;
                 if result.changed == 0 && !result.blocked {
                     break;

@@ -349,14 +349,7 @@ pub fn solve_distributed<G: IndexedGame + Sync>(
                             checkpoint.commit_level()?;
                         }
                     }
-                    on_pass(&Progress {
-                        tier,
-                        round: 1,
-                        pass: level,
-                        decided: passes.decided.load(Ordering::Relaxed),
-                        indices_solved,
-                        indices: count,
-                    });
+                    on_pass(&passes.progress(tier, 1, level, indices_solved));
                     Ok(())
                 };
                 let job = TierJob {
