@@ -80,6 +80,14 @@ fn two_and_three_ranks_write_one_process_database() {
             let out = mpirun(ranks, game, &db).output().unwrap();
             let answer = succeeded(&out, &format!("{game:?} on {ranks} ranks"));
             assert_eq!(answer["ranks"], ranks, "{game:?}");
+            let schedule = &answer["schedule"];
+            let handed = schedule["tiers_split"].as_u64().unwrap()
+                + schedule["tiers_whole"].as_u64().unwrap();
+            assert!(handed >= 1 && schedule["waves"].as_u64().unwrap() >= 1);
+            if game[0] == "dodgem" {
+                // Tiers by the cars of each side: the ready ones go whole to the ranks.
+                assert!(schedule["tiers_whole"].as_u64().unwrap() > 0, "{schedule}");
+            }
             for field in ["outcome", "remoteness", "positions_in_table", "indices"] {
                 assert_eq!(answer[field], expected_answer[field], "{game:?}: {field}");
             }

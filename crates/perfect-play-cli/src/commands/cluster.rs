@@ -43,7 +43,7 @@ pub fn solve(
     let needed = game.rank_bytes(options, ranks);
     if needed > options.memory_limit {
         return Err(format!(
-            "each of the {ranks} ranks needs {needed} bytes ({} positions; a one-tier game splits its table across the ranks, one with tiers keeps the finished tiers on each), above the memory limit of {} bytes; raise --memory-limit or add ranks",
+            "each of the {ranks} ranks needs {needed} bytes ({} positions; a rank holds its parts of the tiers it solves and the tiers it reads: a one-tier game about 1/N of the table, a chain of tiers nearly all of it), above the memory limit of {} bytes; raise --memory-limit or add ranks",
             game.index_count(),
             options.memory_limit
         )
@@ -103,8 +103,16 @@ pub fn solve(
             .map(|t| json!({"tier": t.tier, "level": t.level, "messages": t.messages, "bytes": t.bytes}))
             .collect::<Vec<_>>(),
     });
+    json["schedule"] = json!({
+        "waves": solved.waves,
+        "tiers_split": solved.tiers_split,
+        "tiers_whole": solved.tiers_whole,
+    });
     text.push_str(&format!(
-        "Solved over {ranks} MPI ranks: {messages} parents told across slices ({bytes} bytes) in {} levels.\nDatabase {}: {} bytes.\n",
+        "Solved over {ranks} MPI ranks in {} waves: {} tiers cut into slices, {} solved whole by one rank.\n{messages} parents told across slices ({bytes} bytes) in {} levels.\nDatabase {}: {} bytes.\n",
+        solved.waves,
+        solved.tiers_split,
+        solved.tiers_whole,
         solved.traffic.len(),
         path.display(),
         solved.database_bytes

@@ -91,6 +91,16 @@ pub trait IndexedGame: Game {
         0..self.index_count()
     }
 
+    /// The tiers a move from a position of `tier` can lead to, other than `tier` itself: all
+    /// later than `tier`. A solve over several ranks hands out at once the tiers whose
+    /// children are solved, so a game whose tiers form a graph wider than a chain (Dodgem's
+    /// tiers by the cars of each side) solves several tiers side by side. Default: every later
+    /// tier (a chain), always right, never wrong: a move into a tier not listed is refused by
+    /// the solve as a move into a tier not solved yet.
+    fn tier_children(&self, tier: u64) -> Vec<u64> {
+        (tier + 1..self.tier_count()).collect()
+    }
+
     /// Append to `out` what each move from `position` leads to, in the order of
     /// [`Game::moves`]. The engine's inner loop calls this with a buffer it reuses; the
     /// default plays every move, and a game may override it to skip building the move list.

@@ -372,6 +372,53 @@ fn un_moves_retrace_every_move_within_a_tier() {
     }
 }
 
+/// Check a game's tier graph: every move from every position of a tier stays in it or
+/// reaches one of the tiers [`IndexedGame::tier_children`] names.
+fn assert_moves_reach_only_tier_children<G: IndexedGame>(game: &G)
+where
+    G::Position: std::fmt::Debug,
+{
+    let ranges: Vec<_> = (0..game.tier_count()).map(|t| game.tier_range(t)).collect();
+    let tier_of = |index: u64| ranges.iter().position(|r| r.contains(&index)).unwrap() as u64;
+    for (tier, range) in ranges.iter().enumerate() {
+        let tier = tier as u64;
+        let children = game.tier_children(tier);
+        for index in range.clone() {
+            let Some(position) = game.position(index) else {
+                continue;
+            };
+            let mut transitions = Vec::new();
+            game.transitions(&position, &mut transitions);
+            for transition in &transitions {
+                if let Transition::Continue { position: next, .. } = transition {
+                    let to = tier_of(game.index(next));
+                    if to != tier {
+                        assert!(
+                            children.contains(&to),
+                            "{position:?} in tier {tier} reaches {to}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn moves_leave_a_tier_only_for_the_children_it_names() {
+    use crate::games::{connect_four::ConnectFour, dodgem::Dodgem, hexapawn::Hexapawn};
+    use crate::games::{quixo::Quixo, teeko::Teeko};
+    for n in 2..=4 {
+        assert_moves_reach_only_tier_children(&Dodgem::new(n).unwrap());
+    }
+    for (width, height) in [(3, 3), (4, 4), (3, 5)] {
+        assert_moves_reach_only_tier_children(&Hexapawn::new(width, height).unwrap());
+    }
+    assert_moves_reach_only_tier_children(&Quixo::new(3).unwrap());
+    assert_moves_reach_only_tier_children(&ConnectFour::new(4, 4).unwrap());
+    assert_moves_reach_only_tier_children(&Teeko::new(3, 3).unwrap());
+}
+
 /// The textbook retrograde analysis, a different algorithm from the engine's passes: each
 /// decided node is taken from a queue in order of remoteness and updates its predecessors
 /// through child counters (a loss makes its predecessors wins; a predecessor whose every

@@ -212,6 +212,11 @@ impl IndexedGame for Dodgem {
         self.index.tier_range(tier)
     }
 
+    /// A car driven off the far side is the only way out of a tier: one car fewer.
+    fn tier_children(&self, tier: u64) -> Vec<u64> {
+        self.index.tier_children(tier)
+    }
+
     fn has_unmoves(&self) -> bool {
         true
     }

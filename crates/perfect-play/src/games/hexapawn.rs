@@ -215,6 +215,11 @@ impl IndexedGame for Hexapawn {
     fn tier_range(&self, tier: u64) -> Range<u64> {
         self.index.tier_range(tier)
     }
+
+    /// A capture takes one pawn off the board; other moves stay in the tier.
+    fn tier_children(&self, tier: u64) -> Vec<u64> {
+        self.index.tier_children(tier)
+    }
 }
 
 impl BoardGame for Hexapawn {

@@ -569,6 +569,11 @@ impl IndexedGame for Quixo {
         self.tier_starts[tier as usize]..self.tier_starts[tier as usize + 1]
     }
 
+    /// A blank cube taken marks one more; the mover's own cube taken keeps the count.
+    fn tier_children(&self, tier: u64) -> Vec<u64> {
+        (tier + 1..self.tier_count()).take(1).collect()
+    }
+
     fn has_unmoves(&self) -> bool {
         true
     }

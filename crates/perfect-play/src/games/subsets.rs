@@ -117,6 +117,21 @@ impl TwoSets {
         self.tiers.len() as u64
     }
 
+    /// The tiers one piece fewer (of either set) leads to: the only moves out of a tier
+    /// take a piece off.
+    pub(crate) fn tier_children(&self, tier: u64) -> Vec<u64> {
+        let Some(&(a, b)) = self.tiers.get(tier as usize) else {
+            return Vec::new();
+        };
+        let fewer = [
+            a.checked_sub(1).map(|a| (a, b)),
+            b.checked_sub(1).map(|b| (a, b)),
+        ];
+        (0..self.tiers.len() as u64)
+            .filter(|&t| fewer.contains(&Some(self.tiers[t as usize])))
+            .collect()
+    }
+
     /// The indices of a tier.
     pub(crate) fn tier_range(&self, tier: u64) -> std::ops::Range<u64> {
         self.starts[tier as usize]..self.starts[tier as usize + 1]

@@ -361,6 +361,11 @@ impl IndexedGame for Teeko {
         self.tier_starts[tier as usize]..self.tier_starts[tier as usize + 1]
     }
 
+    /// A placement adds one piece; a step stays in the last tier.
+    fn tier_children(&self, tier: u64) -> Vec<u64> {
+        (tier + 1..self.tier_count()).take(1).collect()
+    }
+
     fn transitions(&self, pieces: &Pieces, out: &mut Vec<Transition<Pieces>>) {
         let (mine, _) = Teeko::sides(pieces);
         self.for_each_move(pieces, |from, to| {

@@ -1,8 +1,12 @@
 //! The engine's solve over several ranks: the processes of an MPI job (the `mpi` feature),
 //! or threads of one process standing in for them ([`LocalCluster`]).
 //!
-//! Every tier is cut into one slice of its indices per rank (in rank order), and each rank
-//! solves its slice with its threads, as one process solves a whole tier:
+//! A [`Schedule`] hands the tiers out in waves, as GamesmanOne's scheduler does: a wave is
+//! the tiers whose children ([`IndexedGame::tier_children`]) are all solved. A tier of the
+//! wave small enough to leave the others work goes whole to one rank, which solves it alone
+//! as one process would; a larger one (and a wave's only tier: a chain of tiers, a one-tier
+//! game) is cut into one slice of its indices per rank (in rank order), and each rank solves
+//! its slice with its threads:
 //!
 //! - *Retrograde analysis* (games with un-moves): the scan plays each position's moves once;
 //!   a move to another slice of the tier is simply counted open. At each level a rank visits
@@ -14,24 +18,27 @@
 //! - *Passes* (no un-moves, or ties in reach): each rank passes over its slice, then the ranks
 //!   exchange the tier's records (an all-gather per pass) and agree on whether anything
 //!   changed.
-//! - A finished tier is shared with every rank (the moves of earlier tiers read it), except
-//!   the last one solved: a one-tier game (Dobutsu shogi) never holds more than its slice,
-//!   about `1/N` of the table and side table per rank (the table is allocated zeroed, and
-//!   the system gives only the pages written).
+//! - After each wave its tiers are sent on, and kept only by the ranks that read them: those
+//!   solving a parent tier whole, every rank when a parent is cut. A one-tier game (Dobutsu
+//!   shogi) never holds more than its slice, about `1/N` of the table and side table per
+//!   rank (the table is allocated zeroed, and the system gives only the pages written).
 //!
-//! The database is written by rank 0 from the ranks' slices gathered in index order, through
+//! The database is written by rank 0 from the ranks' parts gathered in index order, through
 //! the same [`Writer`] as one process: the same bytes. Each rank keeps its own checkpoint
-//! (the slices of the tiers it finished, and of the tier in progress with its side table at
-//! the last level saved); the ranks take up the tiers all of them finished, and a level only
-//! when every rank saved the same one.
+//! (its parts of the tiers it finished, and of the tier in progress at the last level
+//! saved, with its side table when the tier is cut); the ranks take up the cut tiers all of
+//! them finished, and a level of one only when every rank saved the same one; a tier solved
+//! whole goes on from its owner's checkpoint alone.
 
 mod exchange;
 #[cfg(feature = "mpi")]
 pub mod mpi;
+mod schedule;
 #[cfg(test)]
 mod tests;
 
 pub use exchange::{Exchange, LocalCluster, Reduce};
+pub use schedule::{Assignment, Placement, Schedule};
 
 use super::database::{Checkpoint, Header, Writer};
 use super::retrograde::{Resume, ResumeFrom};
@@ -141,6 +148,18 @@ impl Cluster<'_> {
         range: &Range<u64>,
     ) -> Result<(), EngineError> {
         let slices = split(range, self.size());
+        self.share_parts(passes, &slices, true)
+    }
+
+    /// Send every rank the records of `slices` (each rank's own, in pieces); the ranks keep
+    /// what the others sent when `keep` is set for them, and otherwise leave their cells
+    /// (and pages) untouched.
+    pub(super) fn share_parts<G: IndexedGame + Sync>(
+        &mut self,
+        passes: &Passes<'_, G>,
+        slices: &[Range<u64>],
+        keep: bool,
+    ) -> Result<(), EngineError> {
         let longest = slices.iter().map(|s| s.end - s.start).max().unwrap_or(0);
         let rounds = longest.div_ceil(PIECE_RECORDS);
         let piece = |slice: &Range<u64>, round: u64| {
@@ -162,7 +181,7 @@ impl Cluster<'_> {
                 let received = all.get(at..at + len).ok_or_else(|| {
                     EngineError::Exchange(String::from("a rank sent fewer records than its slice"))
                 })?;
-                if r != rank {
+                if r != rank && keep {
                     for (cell, &bits) in passes.cells(&part).iter().zip(received) {
                         cell.store(bits, Ordering::Relaxed);
                     }
@@ -179,7 +198,7 @@ impl Cluster<'_> {
 pub struct DistributedSolve {
     /// Positions of the whole table (every rank's).
     pub positions: u64,
-    /// Levels and passes run (this rank's count; the same on every rank).
+    /// Levels and passes run (this rank's count).
     pub passes: u32,
     /// Whether the solve went on from the ranks' checkpoints.
     pub resumed: bool,
@@ -187,33 +206,54 @@ pub struct DistributedSolve {
     pub already_solved: u64,
     /// The messages and bytes of each level of retrograde analysis, every rank's together.
     pub traffic: Vec<LevelTraffic>,
+    /// Waves of the schedule: groups of tiers solved side by side ([`Schedule`]).
+    pub waves: u64,
+    /// Tiers cut into one slice per rank.
+    pub tiers_split: u64,
+    /// Tiers solved whole by one rank.
+    pub tiers_whole: u64,
     /// The database's size in bytes (on rank 0; 0 elsewhere).
     pub database_bytes: u64,
 }
 
-/// Bytes one rank of `size` takes to solve `game`: the whole table when the game has tiers
-/// (each rank keeps the finished ones), only its slice of a one-tier game's; and its slice
-/// of the largest tier's side table.
+/// Bytes one rank of `size` takes at most to solve `game`: its parts of the tiers it solves
+/// and the tiers it reads ([`Schedule::rank_records`]: a one-tier game's slice, about `1/N`
+/// of the table; a chain of tiers nearly all of it), and the side table of its largest part
+/// of a tier solved by retrograde analysis.
 #[must_use]
 pub fn rank_bytes<G: IndexedGame>(game: &G, options: &Options, size: usize) -> u64 {
-    let count = game.index_count();
-    let size = size.max(1) as u64;
-    let records = if game.tier_count() <= 1 {
-        count.div_ceil(size)
-    } else {
-        count
+    let size = size.max(1);
+    let retrograde = options.retrograde && game.has_unmoves();
+    let Ok(tiers) = tiers(game) else {
+        return super::solve_bytes(game, options);
     };
-    let largest = super::largest_tier(game);
-    let side = if options.retrograde && game.has_unmoves() {
-        largest
-            .div_ceil(size)
-            .saturating_mul(RETROGRADE_BYTES_PER_POSITION)
-    } else {
-        0
+    let Ok(schedule) = Schedule::new(game, &tiers, size) else {
+        return super::solve_bytes(game, options);
     };
-    records
-        .saturating_mul(super::BYTES_PER_POSITION)
-        .saturating_add(side)
+    (0..size)
+        .map(|rank| {
+            let side = schedule
+                .waves
+                .iter()
+                .flatten()
+                .map(|p| {
+                    let part = &schedule.parts(p.assignment, &tiers[p.tier as usize])[rank];
+                    part.end - part.start
+                })
+                .max()
+                .unwrap_or(0);
+            let side = if retrograde {
+                side.saturating_mul(RETROGRADE_BYTES_PER_POSITION)
+            } else {
+                0
+            };
+            schedule
+                .rank_records(&tiers, rank)
+                .saturating_mul(super::BYTES_PER_POSITION)
+                .saturating_add(side)
+        })
+        .max()
+        .unwrap_or(0)
 }
 
 /// This rank's part of the solve of `game` over the ranks of `exchange`, writing the
@@ -234,7 +274,8 @@ pub fn solve_distributed<G: IndexedGame + Sync>(
     on_pass: &(dyn Fn(&Progress) + Sync),
 ) -> Result<DistributedSolve, EngineError> {
     let count = game.index_count();
-    let size = exchange.size();
+    let (rank, size) = (exchange.rank(), exchange.size());
+    // The same figure on every rank, so that all refuse together.
     let needed = rank_bytes(game, options, size);
     if needed > options.memory_limit || usize::try_from(count).is_err() {
         return Err(EngineError::OverMemory {
@@ -244,6 +285,7 @@ pub fn solve_distributed<G: IndexedGame + Sync>(
         });
     }
     let tiers = tiers(game)?;
+    let schedule = Schedule::new(game, &tiers, size)?;
     // The exchange stays on this thread (an MPI communicator may not move), so the work runs
     // on rayon's global pool, sized here unless it was built already.
     if options.threads != 0 {
@@ -258,132 +300,202 @@ pub fn solve_distributed<G: IndexedGame + Sync>(
         tier: 0,
         traffic: Vec::new(),
     });
-    let mut result = DistributedSolve::default();
-    let order: Vec<usize> = (0..tiers.len()).rev().collect();
-    // The tiers every rank finished, in the order of the solve.
+    let mut result = DistributedSolve {
+        waves: schedule.waves.len() as u64,
+        ..DistributedSolve::default()
+    };
+    // What this rank finished before: its slices of the split tiers, its whole tiers.
     let finished = checkpoint
         .as_mut()
         .map(|c| std::mem::take(&mut c.finished))
         .unwrap_or_default();
-    let here = order
+    let saved_part = |tier: u64| {
+        finished
+            .iter()
+            .find(|(f, _)| *f == tier)
+            .map(|(_, r)| r.as_slice())
+    };
+    // The split tiers every rank finished (they are solved together, in this order).
+    let split_order = schedule.split_tiers();
+    let here = split_order
         .iter()
-        .take_while(|&&t| finished.iter().any(|(f, _)| *f == t as u64))
+        .take_while(|&&t| saved_part(t).is_some())
         .count();
     let agreed = with(&mut cluster, |c| {
         c.exchange.all_reduce(here as u64, Reduce::Min)
     })? as usize;
-    // The tier in progress, when every rank saved the same level of it.
+    let by_tier = schedule.by_tier();
+    let mine_whole = |tier: u64| {
+        by_tier
+            .get(tier as usize)
+            .copied()
+            .flatten()
+            .is_some_and(|p| p.assignment == Assignment::Whole(rank))
+    };
+    // A tier in progress that this rank solves alone goes on from its level by itself; one
+    // cut into slices only when every rank saved the same level of it.
     let saved = checkpoint.as_mut().and_then(|c| c.in_progress.take());
+    let (mut alone_in_progress, saved) = match saved {
+        Some(s) if mine_whole(s.tier) => (Some(s), None),
+        other => (None, other),
+    };
     let key = saved
         .as_ref()
-        .filter(|s| order.get(agreed) == Some(&(s.tier as usize)))
+        .filter(|s| split_order.get(agreed) == Some(&s.tier))
         .map_or(0, |s| ((s.tier + 1) << 32) | u64::from(s.level));
     let lowest = with(&mut cluster, |c| c.exchange.all_reduce(key, Reduce::Min))?;
     let highest = with(&mut cluster, |c| c.exchange.all_reduce(key, Reduce::Max))?;
     let mut in_progress = saved.filter(|_| lowest == highest && lowest != 0);
+    let retrograde = options.retrograde && game.has_unmoves();
     let mut indices_solved = 0;
-    let mut solve_tiers = || -> Result<(), EngineError> {
-        for (step, &tier) in order.iter().enumerate() {
-            let range = &tiers[tier];
-            let tier = tier as u64;
-            let last = step + 1 == order.len();
-            if let Some(c) = cluster.as_mut() {
-                c.slices = split(range, size);
-                c.tier = tier;
-            }
-            let slice = with(&mut cluster, |c| Ok(c.slice()))?;
-            let cells = passes.cells(&slice);
-            if step < agreed {
-                let records = finished
-                    .iter()
-                    .find(|(f, _)| *f == tier)
-                    .map(|(_, r)| r.as_slice())
-                    .unwrap_or_default();
-                restore(cells, records, &format!("tier {tier}"))?;
-                let positions = records.iter().filter(|r| !r.is_hole()).count() as u64;
-                result.positions += positions;
-                result.already_solved += positions;
-                result.resumed = true;
-            } else {
-                let mut resume = None;
-                if let Some(saved) = in_progress.take_if(|s| s.tier == tier) {
-                    let len = cells.len();
-                    let (records, side) = saved.records.split_at(len.min(saved.records.len()));
-                    restore(cells, records, "the tier in progress")?;
-                    let pending = side
-                        .chunks_exact(2)
-                        .map(|pair| u32::from(pair[0].bits()) | u32::from(pair[1].bits()) << 16)
-                        .collect();
-                    result.resumed = true;
-                    resume = Some(ResumeFrom::Restore {
-                        resume: Resume {
-                            level: saved.level,
-                            ties: saved.ties,
-                        },
-                        pending,
-                    });
-                }
-                let mut on_level = |level: u32,
-                                    ties: bool,
-                                    pending: &[AtomicU32],
-                                    cluster: &mut Option<Cluster<'_>>|
-                 -> Result<(), EngineError> {
-                    let due = checkpoint.as_ref().is_some_and(|c| c.level_due());
-                    let due = with(cluster, |c| c.any(due))?;
-                    if due && let Some(checkpoint) = checkpoint.as_mut() {
-                        // The records, then the side table as pairs of 16-bit halves.
-                        let side = pending.iter().flat_map(|p| {
-                            let p = p.load(Ordering::Relaxed);
-                            [
-                                Record::from_bits(p as u16),
-                                Record::from_bits((p >> 16) as u16),
-                            ]
-                        });
-                        checkpoint.stage_level(tier, level, ties, snapshot(cells).chain(side))?;
-                    }
-                    if due {
-                        // Every rank has written the level before any puts it in place: a
-                        // rank killed while writing leaves all ranks' last levels the same.
-                        with(cluster, |c| c.any(false))?;
-                        if let Some(checkpoint) = checkpoint.as_mut() {
-                            checkpoint.commit_level()?;
-                        }
-                    }
-                    on_pass(&passes.progress(tier, 1, level, indices_solved));
-                    Ok(())
+    let mut solve_waves = || -> Result<(), EngineError> {
+        for wave in &schedule.waves {
+            for placement in wave {
+                let tier = placement.tier;
+                let range = &tiers[tier as usize];
+                let alone = match placement.assignment {
+                    Assignment::Split => false,
+                    Assignment::Whole(owner) if owner == rank => true,
+                    Assignment::Whole(_) => continue,
                 };
+                let slice = if alone {
+                    result.tiers_whole += 1;
+                    range.clone()
+                } else {
+                    result.tiers_split += 1;
+                    with(&mut cluster, |c| {
+                        c.slices = split(range, size);
+                        c.tier = tier;
+                        Ok(c.slice())
+                    })?
+                };
+                let cells = passes.cells(&slice);
+                let agreed_done = split_order.iter().position(|&t| t == tier) < Some(agreed);
+                if let Some(records) = saved_part(tier).filter(|_| alone || agreed_done) {
+                    restore(cells, records, &format!("tier {tier}"))?;
+                    let positions = records.iter().filter(|r| !r.is_hole()).count() as u64;
+                    result.positions += positions;
+                    result.already_solved += positions;
+                    result.resumed = true;
+                    indices_solved += range.end - range.start;
+                    continue;
+                }
                 let job = TierJob {
                     tier,
                     range,
                     indices_solved,
                 };
-                let done = passes.solve_tier(&job, &mut cluster, resume, &mut on_level, on_pass)?;
+                let done = if alone {
+                    let mut resume = None;
+                    if retrograde && let Some(saved) = alone_in_progress.take_if(|s| s.tier == tier)
+                    {
+                        restore(cells, &saved.records, "the tier in progress")?;
+                        result.resumed = true;
+                        resume = Some(ResumeFrom::Rescan(Resume {
+                            level: saved.level,
+                            ties: saved.ties,
+                        }));
+                    }
+                    let mut on_level =
+                        |level: u32, ties: bool, _: &[AtomicU32], _: &mut Option<Cluster<'_>>| {
+                            if let Some(c) = checkpoint.as_mut().filter(|c| c.level_due()) {
+                                c.save_level(tier, level, ties, snapshot(cells))?;
+                            }
+                            on_pass(&passes.progress(tier, 1, level, indices_solved));
+                            Ok(())
+                        };
+                    passes.solve_tier(&job, &mut None, resume, &mut on_level, on_pass)?
+                } else {
+                    let mut resume = None;
+                    if let Some(saved) = in_progress.take_if(|s| s.tier == tier) {
+                        let len = cells.len();
+                        let (records, side) = saved.records.split_at(len.min(saved.records.len()));
+                        restore(cells, records, "the tier in progress")?;
+                        let pending = side
+                            .chunks_exact(2)
+                            .map(|pair| u32::from(pair[0].bits()) | u32::from(pair[1].bits()) << 16)
+                            .collect();
+                        result.resumed = true;
+                        resume = Some(ResumeFrom::Restore {
+                            resume: Resume {
+                                level: saved.level,
+                                ties: saved.ties,
+                            },
+                            pending,
+                        });
+                    }
+                    let mut on_level = |level: u32,
+                                        ties: bool,
+                                        pending: &[AtomicU32],
+                                        cluster: &mut Option<Cluster<'_>>|
+                     -> Result<(), EngineError> {
+                        let due = checkpoint.as_ref().is_some_and(|c| c.level_due());
+                        let due = with(cluster, |c| c.any(due))?;
+                        if due && let Some(checkpoint) = checkpoint.as_mut() {
+                            // The records, then the side table as pairs of 16-bit halves.
+                            let side = pending.iter().flat_map(|p| {
+                                let p = p.load(Ordering::Relaxed);
+                                [
+                                    Record::from_bits(p as u16),
+                                    Record::from_bits((p >> 16) as u16),
+                                ]
+                            });
+                            checkpoint.stage_level(
+                                tier,
+                                level,
+                                ties,
+                                snapshot(cells).chain(side),
+                            )?;
+                        }
+                        if due {
+                            // Every rank has written the level before any puts it in place:
+                            // a rank killed while writing leaves all ranks' last levels the
+                            // same.
+                            with(cluster, |c| c.any(false))?;
+                            if let Some(checkpoint) = checkpoint.as_mut() {
+                                checkpoint.commit_level()?;
+                            }
+                        }
+                        on_pass(&passes.progress(tier, 1, level, indices_solved));
+                        Ok(())
+                    };
+                    passes.solve_tier(&job, &mut cluster, resume, &mut on_level, on_pass)?
+                };
                 result.positions += done.positions;
                 result.already_solved += done.restored;
                 result.passes += done.passes;
                 if let Some(checkpoint) = checkpoint.as_mut() {
                     checkpoint.save(tier, snapshot(cells))?;
                 }
+                indices_solved += range.end - range.start;
             }
-            if !last {
-                with(&mut cluster, |c| c.share(&passes, range))?;
+            // The wave's tiers go to the ranks that read them.
+            for placement in wave.iter().filter(|p| p.readers.contains(&true)) {
+                let parts = schedule.parts(placement.assignment, &tiers[placement.tier as usize]);
+                let keep = placement.readers[rank];
+                with(&mut cluster, |c| c.share_parts(&passes, &parts, keep))?;
             }
-            indices_solved += range.end - range.start;
         }
         Ok(())
     };
-    solve_tiers()?;
+    solve_waves()?;
     let mut cluster = cluster.ok_or_else(|| EngineError::Exchange("no cluster".into()))?;
-    result.positions = cluster.exchange.all_reduce(result.positions, Reduce::Sum)?;
-    result.already_solved = cluster
+    let sum = |exchange: &mut dyn Exchange, value: u64| exchange.all_reduce(value, Reduce::Sum);
+    result.positions = sum(cluster.exchange, result.positions)?;
+    result.already_solved = sum(cluster.exchange, result.already_solved)?;
+    result.tiers_whole = sum(cluster.exchange, result.tiers_whole)?;
+    result.tiers_split = schedule.split_tiers().len() as u64;
+    result.resumed = cluster
         .exchange
-        .all_reduce(result.already_solved, Reduce::Sum)?;
+        .all_reduce(u64::from(result.resumed), Reduce::Max)?
+        != 0;
     result.traffic = std::mem::take(&mut cluster.traffic);
     let header = Header {
         positions: result.positions,
         ..header.clone()
     };
-    result.database_bytes = write_gathered(&passes, &tiers, cluster.exchange, path, &header)?;
+    result.database_bytes =
+        write_gathered(&passes, &tiers, &schedule, cluster.exchange, path, &header)?;
     Ok(result)
 }
 
@@ -402,16 +514,23 @@ fn with<T>(
 fn write_gathered<G: IndexedGame + Sync>(
     passes: &Passes<'_, G>,
     tiers: &[Range<u64>],
+    schedule: &Schedule,
     exchange: &mut dyn Exchange,
     path: &Path,
     header: &Header,
 ) -> Result<u64, EngineError> {
-    let (rank, size) = (exchange.rank(), exchange.size());
+    let rank = exchange.rank();
     let mut writer = (rank == 0).then(|| Writer::new(path, header));
-    let mut by_index: Vec<&Range<u64>> = tiers.iter().collect();
-    by_index.sort_by_key(|r| r.start);
-    for range in by_index {
-        for (owner, slice) in split(range, size).iter().enumerate() {
+    let by_tier = schedule.by_tier();
+    let mut by_index: Vec<(usize, &Range<u64>)> = tiers.iter().enumerate().collect();
+    by_index.sort_by_key(|(_, r)| r.start);
+    for (tier, range) in by_index {
+        let assignment = by_tier
+            .get(tier)
+            .copied()
+            .flatten()
+            .map_or(Assignment::Split, |p| p.assignment);
+        for (owner, slice) in schedule.parts(assignment, range).iter().enumerate() {
             let mut from = slice.start;
             while from < slice.end {
                 let to = (from + PIECE_RECORDS).min(slice.end);

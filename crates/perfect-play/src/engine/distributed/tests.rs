@@ -5,7 +5,9 @@
 use super::*;
 use crate::engine::database::{self, BLOCK_RECORDS, Checkpoint};
 use crate::engine::{Options, solve};
-use crate::games::{connect_four::ConnectFour, dobutsu::Dobutsu, dodgem::Dodgem};
+use crate::games::{
+    connect_four::ConnectFour, dobutsu::Dobutsu, dodgem::Dodgem, hexapawn::Hexapawn,
+};
 use crate::games::{mu_torere::MuTorere, quixo::Quixo, teeko::Teeko};
 use proptest::prelude::*;
 use std::path::PathBuf;
@@ -144,6 +146,7 @@ fn tiered_games_write_one_process_database_on_any_number_of_ranks() {
     same_database(&Quixo::new(3).unwrap(), "quixo-3");
     same_database(&Dodgem::new(3).unwrap(), "dodgem-3");
     same_database(&Dodgem::new(4).unwrap(), "dodgem-4");
+    same_database(&Hexapawn::new(4, 4).unwrap(), "hexapawn-4x4");
     same_database(&Teeko::new(3, 3).unwrap(), "teeko-3-3");
     // Ties, and tiers without moves inside: the passes, shared after each one.
     same_database(&ConnectFour::new(4, 4).unwrap(), "connect-four-4x4");
@@ -204,6 +207,87 @@ fn a_stopped_rank_stops_the_solve_and_the_same_command_resumes_it() {
     // Quixo 3 x 3 at its tier 3 (the ones after it saved whole).
     let quixo = Quixo::new(3).unwrap();
     stopped_and_resumed(&quixo, "quixo-stop", (2, 3, 2));
+}
+
+#[test]
+fn ready_tiers_are_handed_out_whole_and_large_ones_cut() {
+    // Dodgem 4 x 4: a tier for each pair of car counts, one car fewer out of each; a wave
+    // for each number of cars on the board (0 to 6), solved from the fewest.
+    let game = Dodgem::new(4).unwrap();
+    let tiers = crate::engine::solve::tiers(&game).unwrap();
+    let schedule = Schedule::new(&game, &tiers, 2).unwrap();
+    assert_eq!(schedule.waves.len(), 7);
+    // The last wave is the one tier with every car: cut, and read by no one.
+    assert_eq!(schedule.waves[6].len(), 1);
+    assert_eq!(schedule.waves[6][0].assignment, Assignment::Split);
+    assert_eq!(schedule.waves[6][0].readers, vec![false, false]);
+    // Three cars against two (either way round): two tiers of the same size, one per rank,
+    // each read by every rank (their parent is cut).
+    let before: Vec<Assignment> = schedule.waves[5].iter().map(|p| p.assignment).collect();
+    assert_eq!(before, vec![Assignment::Whole(0), Assignment::Whole(1)]);
+    assert!(
+        schedule.waves[5]
+            .iter()
+            .all(|p| p.readers == vec![true, true])
+    );
+    // Every tier has a place, once; a tier's children lie in earlier waves.
+    let by_tier = schedule.by_tier();
+    assert!(by_tier.iter().all(Option::is_some));
+    let wave_of = |t: u64| {
+        schedule
+            .waves
+            .iter()
+            .position(|w| w.iter().any(|p| p.tier == t))
+    };
+    for tier in 0..game.tier_count() {
+        for child in game.tier_children(tier) {
+            assert!(wave_of(child) < wave_of(tier), "tier {tier}, child {child}");
+        }
+    }
+    // A rank keeps less than the whole table; one rank solves everything whole.
+    assert!(schedule.rank_records(&tiers, 0) < game.index_count());
+    assert!(
+        rank_bytes(&game, &Options::default(), 2)
+            < crate::engine::solve_bytes(&game, &Options::default())
+    );
+    let alone = Schedule::new(&game, &tiers, 1).unwrap();
+    assert!(
+        alone
+            .waves
+            .iter()
+            .flatten()
+            .all(|p| p.assignment == Assignment::Whole(0))
+    );
+    // A chain (Quixo's tiers by marked cubes) gives one tier a wave, each cut.
+    let quixo = Quixo::new(3).unwrap();
+    let tiers = crate::engine::solve::tiers(&quixo).unwrap();
+    let chain = Schedule::new(&quixo, &tiers, 3).unwrap();
+    assert_eq!(chain.waves.len() as u64, quixo.tier_count());
+    assert!(
+        chain
+            .waves
+            .iter()
+            .all(|w| w.len() == 1 && w[0].assignment == Assignment::Split)
+    );
+}
+
+#[test]
+fn a_rank_stopped_in_a_tier_it_solves_alone_resumes_it() {
+    // Dodgem 4 x 4 on three ranks: the largest tier that one rank other than 0 solves alone.
+    let game = Dodgem::new(4).unwrap();
+    let tiers = crate::engine::solve::tiers(&game).unwrap();
+    let schedule = Schedule::new(&game, &tiers, 3).unwrap();
+    let (tier, owner) = schedule
+        .waves
+        .iter()
+        .flatten()
+        .filter_map(|p| match p.assignment {
+            Assignment::Whole(r) if r != 0 => Some((p.tier, r)),
+            _ => None,
+        })
+        .max_by_key(|&(t, _)| tiers[t as usize].end - tiers[t as usize].start)
+        .expect("a tier solved whole by a rank other than 0");
+    stopped_and_resumed(&game, "dodgem-alone-stop", (owner, tier, 2));
 }
 
 proptest! {

@@ -333,6 +333,11 @@ impl IndexedGame for ConnectFour {
         self.tier_starts[tier as usize]..self.tier_starts[tier as usize + 1]
     }
 
+    /// Every move drops one disc.
+    fn tier_children(&self, tier: u64) -> Vec<u64> {
+        (tier + 1..self.tier_count()).take(1).collect()
+    }
+
     /// The mirror: a board and its mirror image have the same value.
     fn has_symmetries(&self) -> bool {
         true

@@ -1,0 +1,187 @@
+//! Which rank solves which tier, and when: tiers whose children are solved are handed out
+//! together, in waves, the way GamesmanOne's scheduler hands ready tiers to its workers.
+//!
+//! A wave is the tiers whose children all lie in earlier waves (a tier's wave is one more than
+//! its children's latest), so its tiers are independent of each other. In a wave, a tier
+//! larger than the ranks' fair share of the wave (all of it, when it is alone) is cut into one
+//! slice per rank and solved by all of them; the others are solved whole by one rank each, the
+//! largest first to the rank with the least work so far. Every rank computes the same schedule
+//! from the game alone, so no rank has to announce it.
+//!
+//! After a wave each tier goes to the ranks that read it: the ranks that solve one of its
+//! parents whole, and every rank when a parent is cut into slices. The others never write
+//! its records, so their pages of it are never taken from the system.
+
+use crate::engine::{EngineError, IndexedGame};
+use std::ops::Range;
+
+/// How a tier is solved over the ranks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Assignment {
+    /// Cut into one slice per rank ([`super::split`]), solved by all of them together.
+    Split,
+    /// Solved whole by this rank alone.
+    Whole(usize),
+}
+
+/// One tier's place in the schedule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Placement {
+    /// The tier.
+    pub tier: u64,
+    /// Who solves it.
+    pub assignment: Assignment,
+    /// Whether each rank reads it once it is solved (for one of its parents).
+    pub readers: Vec<bool>,
+}
+
+/// The tiers of a game in waves, each tier placed on the ranks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Schedule {
+    /// The waves in the order they are solved; in each, the tiers cut into slices first
+    /// (in the order the ranks solve them together), then the ones solved whole.
+    pub waves: Vec<Vec<Placement>>,
+    ranks: usize,
+}
+
+impl Schedule {
+    /// The schedule of `game`'s tiers (`tiers`, their index ranges) over `ranks` ranks.
+    ///
+    /// # Errors
+    /// [`EngineError::BadTiers`] when the game names a child tier that is not later than its
+    /// parent (the solve goes from the last tier).
+    pub fn new<G: IndexedGame>(
+        game: &G,
+        tiers: &[Range<u64>],
+        ranks: usize,
+    ) -> Result<Schedule, EngineError> {
+        let ranks = ranks.max(1);
+        let count = tiers.len();
+        let children: Vec<Vec<u64>> = (0..count as u64).map(|t| game.tier_children(t)).collect();
+        let mut wave_of = vec![0usize; count];
+        for tier in (0..count).rev() {
+            for &child in &children[tier] {
+                let child = usize::try_from(child)
+                    .ok()
+                    .filter(|&c| c > tier && c < count)
+                    .ok_or(EngineError::BadTiers(tiers[tier].start))?;
+                wave_of[tier] = wave_of[tier].max(wave_of[child] + 1);
+            }
+        }
+        let waves_count = wave_of.iter().max().map_or(0, |w| w + 1);
+        let size = |t: usize| tiers[t].end - tiers[t].start;
+        let mut waves: Vec<Vec<Placement>> = Vec::with_capacity(waves_count);
+        for wave in 0..waves_count {
+            // The largest first; among equals the later tier (the order one process takes).
+            let mut members: Vec<usize> = (0..count).filter(|&t| wave_of[t] == wave).collect();
+            members.sort_by_key(|&t| (std::cmp::Reverse(size(t)), std::cmp::Reverse(t)));
+            let total: u64 = members.iter().map(|&t| size(t)).sum();
+            let fair = total / ranks as u64;
+            let mut load = vec![0u64; ranks];
+            let mut split = Vec::new();
+            let mut whole = Vec::new();
+            for t in members {
+                if ranks > 1 && size(t) > fair {
+                    split.push((t, Assignment::Split));
+                } else {
+                    let rank = (0..ranks).min_by_key(|&r| (load[r], r)).unwrap_or(0);
+                    load[rank] += size(t);
+                    whole.push((t, Assignment::Whole(rank)));
+                }
+            }
+            waves.push(
+                split
+                    .into_iter()
+                    .chain(whole)
+                    .map(|(t, assignment)| Placement {
+                        tier: t as u64,
+                        assignment,
+                        readers: vec![false; ranks],
+                    })
+                    .collect(),
+            );
+        }
+        // Who reads each tier: the solvers of its parents.
+        let assignment_of = |t: usize| {
+            waves
+                .iter()
+                .flatten()
+                .find(|p| p.tier == t as u64)
+                .map(|p| p.assignment)
+        };
+        let mut readers = vec![vec![false; ranks]; count];
+        for (parent, kids) in children.iter().enumerate() {
+            for &child in kids {
+                match assignment_of(parent) {
+                    Some(Assignment::Whole(r)) => readers[child as usize][r] = true,
+                    Some(Assignment::Split) => readers[child as usize].fill(true),
+                    None => {}
+                }
+            }
+        }
+        for placement in waves.iter_mut().flatten() {
+            placement.readers = std::mem::take(&mut readers[placement.tier as usize]);
+        }
+        Ok(Schedule { waves, ranks })
+    }
+
+    /// What each rank holds of tier `range` once it solved its part: its slice of a tier cut
+    /// into slices, all of it for the rank that solved it whole, nothing for the others.
+    #[must_use]
+    pub fn parts(&self, assignment: Assignment, range: &Range<u64>) -> Vec<Range<u64>> {
+        match assignment {
+            Assignment::Split => super::split(range, self.ranks),
+            Assignment::Whole(owner) => (0..self.ranks)
+                .map(|r| {
+                    if r == owner {
+                        range.clone()
+                    } else {
+                        range.end..range.end
+                    }
+                })
+                .collect(),
+        }
+    }
+
+    /// The placement of every tier, by tier.
+    #[must_use]
+    pub fn by_tier(&self) -> Vec<Option<&Placement>> {
+        let mut by_tier = vec![None; self.waves.iter().map(Vec::len).sum()];
+        for placement in self.waves.iter().flatten() {
+            if let Some(slot) = by_tier.get_mut(placement.tier as usize) {
+                *slot = Some(placement);
+            }
+        }
+        by_tier
+    }
+
+    /// The tiers cut into slices, in the order the ranks solve them together.
+    #[must_use]
+    pub fn split_tiers(&self) -> Vec<u64> {
+        self.waves
+            .iter()
+            .flatten()
+            .filter(|p| p.assignment == Assignment::Split)
+            .map(|p| p.tier)
+            .collect()
+    }
+
+    /// Bytes of records rank `rank` holds at most: its parts of the tiers it solves, and the
+    /// tiers it reads.
+    #[must_use]
+    pub fn rank_records(&self, tiers: &[Range<u64>], rank: usize) -> u64 {
+        self.waves
+            .iter()
+            .flatten()
+            .map(|p| {
+                let range = &tiers[p.tier as usize];
+                if p.readers.get(rank).copied().unwrap_or(false) {
+                    range.end - range.start
+                } else {
+                    let part = &self.parts(p.assignment, range)[rank.min(self.ranks - 1)];
+                    part.end - part.start
+                }
+            })
+            .sum()
+    }
+}
