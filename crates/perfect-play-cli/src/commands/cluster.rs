@@ -43,7 +43,7 @@ pub fn solve(
     let needed = game.rank_bytes(options, ranks);
     if needed > options.memory_limit {
         return Err(format!(
-            "each of the {ranks} ranks needs {needed} bytes ({} positions; a rank holds its parts of the tiers it solves and the tiers it reads: a one-tier game about 1/N of the table, a chain of tiers nearly all of it), above the memory limit of {} bytes; raise --memory-limit or add ranks",
+            "each of the {ranks} ranks needs {needed} bytes ({} positions; a rank holds the tiers it is solving and reading: about 1/N of a one-tier game's table, the two tiers in play of a chain), above the memory limit of {} bytes; raise --memory-limit or add ranks",
             game.index_count(),
             options.memory_limit
         )

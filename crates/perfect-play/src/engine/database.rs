@@ -444,6 +444,10 @@ pub struct Checkpoint {
     /// passed since the last save): five minutes by default, zero for every level.
     pub level_interval: std::time::Duration,
     last_saved: std::time::Instant,
+    /// Where each tier written whole starts in the file, in the order written.
+    saved_at: Vec<(u64, u64)>,
+    /// The file's length.
+    end: u64,
 }
 
 /// A tier part-solved by retrograde analysis: its records once level `level` was done.
@@ -526,6 +530,7 @@ impl Checkpoint {
         preamble.extend_from_slice(&(identity.len() as u32).to_le_bytes());
         preamble.extend_from_slice(identity.as_bytes());
         let mut finished = Vec::new();
+        let mut saved_at = Vec::new();
         let mut whole = 0u64;
         if let Ok(bytes) = std::fs::read(path)
             && !preamble.starts_with(&bytes)
@@ -560,6 +565,7 @@ impl Checkpoint {
                     break;
                 }
                 finished.push((tier, records_of(&raw)));
+                saved_at.push((tier, at as u64));
                 at += 28 + data.len();
                 whole = at as u64;
             }
@@ -578,6 +584,7 @@ impl Checkpoint {
         if whole == 0 {
             file.write_all(&preamble).map_err(fail)?;
             file.flush().map_err(fail)?;
+            whole = preamble.len() as u64;
         }
         Ok(Checkpoint {
             path: path.to_path_buf(),
@@ -587,6 +594,8 @@ impl Checkpoint {
             in_progress,
             level_interval: std::time::Duration::from_secs(300),
             last_saved: std::time::Instant::now(),
+            saved_at,
+            end: whole,
         })
     }
 
@@ -693,6 +702,7 @@ impl Checkpoint {
         // reserves the worst case, the tier's size again).
         let raw: Vec<u8> = records.flat_map(|r| r.bits().to_le_bytes()).collect();
         let data = zstd::stream::encode_all(raw.as_slice(), LEVEL).map_err(fail)?;
+        let at = self.end;
         self.file.write_all(&tier.to_le_bytes()).map_err(fail)?;
         self.file
             .write_all(&(raw.len() as u64 / 2).to_le_bytes())
@@ -706,9 +716,42 @@ impl Checkpoint {
         self.file.write_all(&data).map_err(fail)?;
         self.file.flush().map_err(fail)?;
         self.file.get_ref().sync_data().map_err(fail)?;
+        self.end = at + 28 + data.len() as u64;
+        self.saved_at.push((tier, at));
         // The tier is whole: its saved level is done with.
         self.in_progress = None;
         remove_if_present(&level_path(&self.path))
+    }
+
+    /// The records of tier `tier` as last written whole to the file (read back from it:
+    /// a rank of a distributed solve lets go of its finished parts once they are saved),
+    /// or `None` when it was not.
+    ///
+    /// # Errors
+    /// [`EngineError::Database`] when the file cannot be read or the tier is damaged.
+    pub fn read_saved(&self, tier: u64) -> Result<Option<Vec<Record>>, EngineError> {
+        let Some(&(_, at)) = self.saved_at.iter().rev().find(|(t, _)| *t == tier) else {
+            return Ok(None);
+        };
+        let damaged = || io_error(&self.path, format!("tier {tier} cannot be read back"));
+        let mut file = File::open(&self.path).map_err(|e| io_error(&self.path, e))?;
+        file.seek(SeekFrom::Start(at))
+            .map_err(|e| io_error(&self.path, e))?;
+        let mut head = [0u8; 28];
+        file.read_exact(&mut head).map_err(|_| damaged())?;
+        let number = |range: std::ops::Range<usize>| durable::little_endian(&head[range]);
+        let (count, len, crc) = (number(8..16), number(16..24), number(24..28) as u32);
+        let mut data = Vec::new();
+        (&mut file)
+            .take(len)
+            .read_to_end(&mut data)
+            .map_err(|_| damaged())?;
+        let raw = zstd::bulk::decompress(&data, (count as usize).saturating_mul(2))
+            .map_err(|_| damaged())?;
+        if number(0..8) != tier || crc32fast::hash(&raw) != crc || raw.len() as u64 != count * 2 {
+            return Err(damaged());
+        }
+        Ok(Some(records_of(&raw)))
     }
 
     /// Remove the checkpoint (the solve is finished and saved).

@@ -44,6 +44,7 @@ pub mod distributed;
 pub mod record;
 mod retrograde;
 mod solve;
+mod table;
 #[cfg(test)]
 mod tests;
 

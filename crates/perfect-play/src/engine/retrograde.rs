@@ -446,10 +446,13 @@ impl<G: IndexedGame + Sync> Passes<'_, G> {
     /// its level's visit.
     fn claim(&self, tier: &Tier, index: usize, record: Record, tally: &mut Tally) {
         // Most parents are decided already: a plain load spares them the locked operation.
-        if self.table[index].load(Ordering::Relaxed) != Record::OPEN.bits() {
+        let Some(cell) = self.table.get(index as u64) else {
+            return;
+        };
+        if cell.load(Ordering::Relaxed) != Record::OPEN.bits() {
             return;
         }
-        let written = self.table[index]
+        let written = cell
             .compare_exchange(
                 Record::OPEN.bits(),
                 record.bits(),
@@ -488,11 +491,11 @@ impl<G: IndexedGame + Sync> Passes<'_, G> {
                         self.scan_position(index, range, transitions, inside, &mut found.ties)?;
                     match scanned {
                         Scanned::Hole => {
-                            self.table[index].store(Record::HOLE.bits(), Ordering::Relaxed);
+                            self.store(index, Record::HOLE);
                         }
                         Scanned::Decided(record) => {
                             found.positions += 1;
-                            self.table[index].store(record.bits(), Ordering::Relaxed);
+                            self.store(index, record);
                             tally.decide(record);
                             if matches!(record.outcome(), Some(Outcome::Win | Outcome::Loss)) {
                                 set(&tier.unvisited, index - start);

@@ -3,6 +3,7 @@
 use super::database::Checkpoint;
 use super::distributed::Cluster;
 use super::retrograde::{Outcomes, Resume, ResumeFrom};
+use super::table::Table;
 use super::{EngineError, IndexedGame, MAX_REMOTENESS, Options, Record};
 use crate::game::{Ending, Transition};
 use crate::player::Outcome;
@@ -435,7 +436,7 @@ where
         .num_threads(options.threads)
         .build()
         .map_err(|e| EngineError::Threads(e.to_string()))?;
-    let passes = Passes::new(game, count, options)?;
+    let passes = Passes::new(game, count, options, true)?;
     pool.install(|| passes.run(&tiers, checkpoint, on_pass))
 }
 
@@ -481,7 +482,7 @@ pub(super) struct Passes<'a, G> {
     retrograde: bool,
     /// Whether to solve one position per class of the game's symmetries.
     pub(super) symmetric: bool,
-    pub(super) table: Vec<AtomicU16>,
+    pub(super) table: Table,
     pub(super) decided: AtomicU64,
     /// Checked once a chunk of positions: a raised flag ends the solve.
     pub(super) cancel: crate::budget::Cancel,
@@ -563,21 +564,22 @@ pub(super) fn snapshot(cells: &[AtomicU16]) -> impl Iterator<Item = Record> + '_
 }
 
 impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
+    /// The table of `game`'s `count` indices: every cell held when `whole` (one process),
+    /// else none until the solve holds them ([`Table::hold`]: a rank of a distributed solve).
     pub(super) fn new(
         game: &'a G,
         count: u64,
         options: &Options,
+        whole: bool,
     ) -> Result<Passes<'a, G>, EngineError> {
         // Sized by the game: asked of the system first, so that a refusal is an error and not
-        // an abort.
-        let bytes = count.saturating_mul(std::mem::size_of::<AtomicU16>() as u64);
-        let len = usize::try_from(count).map_err(|_| EngineError::OutOfMemory { bytes })?;
-        // Zeroed memory is every record open, and the system hands it out page by page as it
-        // is written: a rank of a distributed solve that writes only its slice of a tier
-        // holds only that slice's pages.
-        const _: () = assert!(Record::OPEN.bits() == 0);
-        let table = bytemuck::allocation::try_zeroed_vec::<AtomicU16>(len)
-            .map_err(|()| EngineError::OutOfMemory { bytes })?;
+        // an abort. Zeroed memory is every record open, and the system hands it out page by
+        // page as it is written.
+        let table = if whole {
+            Table::whole(count)?
+        } else {
+            Table::sparse(count)
+        };
         Ok(Passes {
             game,
             retrograde: options.retrograde,
@@ -607,14 +609,19 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
         }
     }
 
+    /// The record at `index`: open where this rank holds no cell for it.
     pub(super) fn load(&self, index: usize) -> Record {
-        Record::from_bits(self.table[index].load(Ordering::Relaxed))
+        self.table.get(index as u64).map_or(Record::OPEN, |cell| {
+            Record::from_bits(cell.load(Ordering::Relaxed))
+        })
     }
 
     /// Write a record; the caller counts it in `decided` (once per chunk: one shared
     /// counter bumped per position kept two cores waiting on its cache line).
     pub(super) fn store(&self, index: usize, record: Record) {
-        self.table[index].store(record.bits(), Ordering::Relaxed);
+        if let Some(cell) = self.table.get(index as u64) {
+            cell.store(record.bits(), Ordering::Relaxed);
+        }
     }
 
     fn run(
@@ -680,11 +687,7 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
                 checkpoint.save(tier, snapshot(cells))?;
             }
         }
-        let records = self
-            .table
-            .into_iter()
-            .map(|cell| Record::from_bits(cell.into_inner()))
-            .collect();
+        let records = self.table.into_records();
         Ok(Solution {
             records,
             positions,
@@ -709,13 +712,13 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
             pass,
             decided: self.decided.load(Ordering::Relaxed),
             indices_solved,
-            indices: self.table.len() as u64,
+            indices: self.table.len(),
         }
     }
 
     /// The cells of the indices `range`.
     pub(super) fn cells(&self, range: &Range<u64>) -> &[AtomicU16] {
-        &self.table[range.start as usize..range.end as usize]
+        self.table.cells(range)
     }
 
     /// Solve one tier: its slice (the whole tier alone; this rank's part with a cluster, the
@@ -817,7 +820,7 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
         };
         let child = usize::try_from(to)
             .ok()
-            .filter(|&i| i < self.table.len())
+            .filter(|&i| (i as u64) < self.table.len())
             .map(|i| self.load(i))
             .ok_or_else(|| bad("outside the table"))?;
         if child.is_hole() {

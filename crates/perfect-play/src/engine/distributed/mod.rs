@@ -19,9 +19,13 @@
 //!   exchange the tier's records (an all-gather per pass) and agree on whether anything
 //!   changed.
 //! - After each wave its tiers are sent on, and kept only by the ranks that read them: those
-//!   solving a parent tier whole, every rank when a parent is cut. A one-tier game (Dobutsu
-//!   shogi) never holds more than its slice, about `1/N` of the table and side table per
-//!   rank (the table is allocated zeroed, and the system gives only the pages written).
+//!   solving a parent tier whole, every rank when a parent is cut. Once its last parent is
+//!   solved, each rank cuts a tier down to its own part (the table holds a tier at a time,
+//!   `table.rs`), and with a checkpoint lets go of that too: rank 0's gather reads it back
+//!   from the checkpoint. So a rank holds the tiers it is solving and reading: a one-tier
+//!   game (Dobutsu shogi) its slice and side table, about `1/N` of the table; a chain of
+//!   tiers (Quixo) the two tiers in play. The tables are allocated zeroed, and the system
+//!   gives only the pages written.
 //!
 //! The database is written by rank 0 from the ranks' parts gathered in index order, through
 //! the same [`Writer`] as one process: the same bytes. Each rank keeps its own checkpoint
@@ -212,16 +216,25 @@ pub struct DistributedSolve {
     pub tiers_split: u64,
     /// Tiers solved whole by one rank.
     pub tiers_whole: u64,
+    /// Cells this rank holds at the end: its own parts of the tiers (every tier it read is
+    /// cut down to them once read), which rank 0 gathers into the database.
+    pub held_records: u64,
     /// The database's size in bytes (on rank 0; 0 elsewhere).
     pub database_bytes: u64,
 }
 
-/// Bytes one rank of `size` takes at most to solve `game`: its parts of the tiers it solves
-/// and the tiers it reads ([`Schedule::rank_records`]: a one-tier game's slice, about `1/N`
-/// of the table; a chain of tiers nearly all of it), and the side table of its largest part
-/// of a tier solved by retrograde analysis.
+/// Bytes one rank of `size` takes at most to solve `game` as the command line runs it, each
+/// rank with its checkpoint: the tiers it is reading and solving ([`Schedule::rank_records`]:
+/// a one-tier game's slice, about `1/N` of the table; a chain of tiers the two tiers in play),
+/// and the side table of its largest part of a tier solved by retrograde analysis. Its own
+/// parts of the finished tiers go to its checkpoint and are read back for the database.
 #[must_use]
 pub fn rank_bytes<G: IndexedGame>(game: &G, options: &Options, size: usize) -> u64 {
+    rank_bytes_saving(game, options, size, true)
+}
+
+/// [`rank_bytes`], the finished parts kept in memory unless `saved` (to a checkpoint).
+fn rank_bytes_saving<G: IndexedGame>(game: &G, options: &Options, size: usize, saved: bool) -> u64 {
     let size = size.max(1);
     let retrograde = options.retrograde && game.has_unmoves();
     let Ok(tiers) = tiers(game) else {
@@ -248,7 +261,7 @@ pub fn rank_bytes<G: IndexedGame>(game: &G, options: &Options, size: usize) -> u
                 0
             };
             schedule
-                .rank_records(&tiers, rank)
+                .rank_records(&tiers, rank, !retrograde, saved)
                 .saturating_mul(super::BYTES_PER_POSITION)
                 .saturating_add(side)
         })
@@ -275,8 +288,10 @@ pub fn solve_distributed<G: IndexedGame + Sync>(
 ) -> Result<DistributedSolve, EngineError> {
     let count = game.index_count();
     let (rank, size) = (exchange.rank(), exchange.size());
-    // The same figure on every rank, so that all refuse together.
-    let needed = rank_bytes(game, options, size);
+    // The same figure on every rank, so that all refuse together (all have a checkpoint or
+    // none has: a rank without one would keep its finished parts).
+    let saved = exchange.all_reduce(u64::from(checkpoint.is_some()), Reduce::Min)? != 0;
+    let needed = rank_bytes_saving(game, options, size, saved);
     if needed > options.memory_limit || usize::try_from(count).is_err() {
         return Err(EngineError::OverMemory {
             needed,
@@ -293,7 +308,7 @@ pub fn solve_distributed<G: IndexedGame + Sync>(
             .num_threads(options.threads)
             .build_global();
     }
-    let passes = Passes::new(game, count, options)?;
+    let mut passes = Passes::new(game, count, options, false)?;
     let mut cluster = Some(Cluster {
         exchange,
         slices: Vec::new(),
@@ -349,7 +364,7 @@ pub fn solve_distributed<G: IndexedGame + Sync>(
     let retrograde = options.retrograde && game.has_unmoves();
     let mut indices_solved = 0;
     let mut solve_waves = || -> Result<(), EngineError> {
-        for wave in &schedule.waves {
+        for (now, wave) in schedule.waves.iter().enumerate() {
             for placement in wave {
                 let tier = placement.tier;
                 let range = &tiers[tier as usize];
@@ -358,6 +373,8 @@ pub fn solve_distributed<G: IndexedGame + Sync>(
                     Assignment::Whole(owner) if owner == rank => true,
                     Assignment::Whole(_) => continue,
                 };
+                // The whole tier, though a rank writes only its slice: the passes gather it.
+                passes.table.hold(range)?;
                 let slice = if alone {
                     result.tiers_whole += 1;
                     range.clone()
@@ -469,11 +486,36 @@ pub fn solve_distributed<G: IndexedGame + Sync>(
                 }
                 indices_solved += range.end - range.start;
             }
+            // The tiers this wave read last: each rank keeps its own part of them, for the
+            // database, or none when its checkpoint has it (read back at the end), unless
+            // the solve is over.
+            let spill = checkpoint.is_some() && now + 1 < schedule.waves.len();
+            let own = |p: &Placement| {
+                let range = &tiers[p.tier as usize];
+                if spill {
+                    range.start..range.start
+                } else {
+                    schedule.parts(p.assignment, range)[rank].clone()
+                }
+            };
+            for placement in schedule.waves[..now].iter().flatten() {
+                if placement.last_read == Some(now) {
+                    let range = &tiers[placement.tier as usize];
+                    passes.table.keep_only(range, &own(placement))?;
+                }
+            }
             // The wave's tiers go to the ranks that read them.
             for placement in wave.iter().filter(|p| p.readers.contains(&true)) {
-                let parts = schedule.parts(placement.assignment, &tiers[placement.tier as usize]);
                 let keep = placement.readers[rank];
+                if keep {
+                    passes.table.hold(&tiers[placement.tier as usize])?;
+                }
+                let parts = schedule.parts(placement.assignment, &tiers[placement.tier as usize]);
                 with(&mut cluster, |c| c.share_parts(&passes, &parts, keep))?;
+            }
+            for placement in wave.iter().filter(|p| p.last_read.is_none()) {
+                let range = &tiers[placement.tier as usize];
+                passes.table.keep_only(range, &own(placement))?;
             }
         }
         Ok(())
@@ -485,6 +527,7 @@ pub fn solve_distributed<G: IndexedGame + Sync>(
     result.already_solved = sum(cluster.exchange, result.already_solved)?;
     result.tiers_whole = sum(cluster.exchange, result.tiers_whole)?;
     result.tiers_split = schedule.split_tiers().len() as u64;
+    result.held_records = passes.table.held();
     result.resumed = cluster
         .exchange
         .all_reduce(u64::from(result.resumed), Reduce::Max)?
@@ -494,8 +537,15 @@ pub fn solve_distributed<G: IndexedGame + Sync>(
         positions: result.positions,
         ..header.clone()
     };
-    result.database_bytes =
-        write_gathered(&passes, &tiers, &schedule, cluster.exchange, path, &header)?;
+    result.database_bytes = write_gathered(
+        &passes,
+        &tiers,
+        &schedule,
+        checkpoint.as_deref(),
+        cluster.exchange,
+        path,
+        &header,
+    )?;
     Ok(result)
 }
 
@@ -510,11 +560,13 @@ fn with<T>(
     }
 }
 
-/// Rank 0 writes the database from every rank's slices, gathered in index order.
+/// Rank 0 writes the database from every rank's parts, gathered in index order (a part no
+/// longer held read back from the rank's checkpoint).
 fn write_gathered<G: IndexedGame + Sync>(
     passes: &Passes<'_, G>,
     tiers: &[Range<u64>],
     schedule: &Schedule,
+    checkpoint: Option<&Checkpoint>,
     exchange: &mut dyn Exchange,
     path: &Path,
     header: &Header,
@@ -531,17 +583,40 @@ fn write_gathered<G: IndexedGame + Sync>(
             .flatten()
             .map_or(Assignment::Split, |p| p.assignment);
         for (owner, slice) in schedule.parts(assignment, range).iter().enumerate() {
+            // This rank's part, when it let go of it once saved: read back.
+            let saved = if owner == rank
+                && !slice.is_empty()
+                && passes.table.get(slice.start).is_none()
+            {
+                let records = match checkpoint {
+                    Some(c) => c.read_saved(tier as u64)?,
+                    None => None,
+                };
+                let records = records
+                    .filter(|r| r.len() as u64 == slice.end - slice.start)
+                    .ok_or_else(|| EngineError::Database {
+                        path: String::from("the checkpoint"),
+                        why: format!("this rank's part of tier {tier} is neither held nor saved"),
+                    })?;
+                Some(records)
+            } else {
+                None
+            };
             let mut from = slice.start;
             while from < slice.end {
                 let to = (from + PIECE_RECORDS).min(slice.end);
-                let mine: Vec<u16> = if owner == rank {
-                    passes
+                let mine: Vec<u16> = match (&saved, owner == rank) {
+                    (Some(records), _) => records
+                        [(from - slice.start) as usize..(to - slice.start) as usize]
+                        .iter()
+                        .map(|r| r.bits())
+                        .collect(),
+                    (None, true) => passes
                         .cells(&(from..to))
                         .iter()
                         .map(|c| c.load(Ordering::Relaxed))
-                        .collect()
-                } else {
-                    Vec::new()
+                        .collect(),
+                    (None, false) => Vec::new(),
                 };
                 let got = exchange.gather(&mine)?;
                 if let Some(writer) = writer.as_mut() {

@@ -33,6 +33,9 @@ pub struct Placement {
     pub assignment: Assignment,
     /// Whether each rank reads it once it is solved (for one of its parents).
     pub readers: Vec<bool>,
+    /// The wave of its last parent: once that wave is solved, the ranks keep only their
+    /// own parts of it (for the database).
+    pub last_read: Option<usize>,
 }
 
 /// The tiers of a game in waves, each tier placed on the ranks.
@@ -97,6 +100,7 @@ impl Schedule {
                         tier: t as u64,
                         assignment,
                         readers: vec![false; ranks],
+                        last_read: None,
                     })
                     .collect(),
             );
@@ -110,8 +114,11 @@ impl Schedule {
                 .map(|p| p.assignment)
         };
         let mut readers = vec![vec![false; ranks]; count];
+        let mut last_read = vec![None; count];
         for (parent, kids) in children.iter().enumerate() {
             for &child in kids {
+                let read = &mut last_read[child as usize];
+                *read = (*read).max(Some(wave_of[parent]));
                 match assignment_of(parent) {
                     Some(Assignment::Whole(r)) => readers[child as usize][r] = true,
                     Some(Assignment::Split) => readers[child as usize].fill(true),
@@ -121,6 +128,7 @@ impl Schedule {
         }
         for placement in waves.iter_mut().flatten() {
             placement.readers = std::mem::take(&mut readers[placement.tier as usize]);
+            placement.last_read = last_read[placement.tier as usize];
         }
         Ok(Schedule { waves, ranks })
     }
@@ -166,22 +174,50 @@ impl Schedule {
             .collect()
     }
 
-    /// Bytes of records rank `rank` holds at most: its parts of the tiers it solves, and the
-    /// tiers it reads.
+    /// The most records rank `rank` holds at once: the tiers it still reads, its own parts of
+    /// the other tiers solved so far (none when `saved`: its checkpoint holds them), and the
+    /// tiers of the wave in progress (whole when they are gathered: `gathered`, a solve by
+    /// passes, or read by this rank once shared).
     #[must_use]
-    pub fn rank_records(&self, tiers: &[Range<u64>], rank: usize) -> u64 {
-        self.waves
-            .iter()
-            .flatten()
-            .map(|p| {
-                let range = &tiers[p.tier as usize];
-                if p.readers.get(rank).copied().unwrap_or(false) {
-                    range.end - range.start
-                } else {
-                    let part = &self.parts(p.assignment, range)[rank.min(self.ranks - 1)];
-                    part.end - part.start
-                }
+    pub fn rank_records(
+        &self,
+        tiers: &[Range<u64>],
+        rank: usize,
+        gathered: bool,
+        saved: bool,
+    ) -> u64 {
+        let rank = rank.min(self.ranks - 1);
+        let len = |t: u64| tiers[t as usize].end - tiers[t as usize].start;
+        let part = |p: &Placement| {
+            let part = &self.parts(p.assignment, &tiers[p.tier as usize])[rank];
+            part.end - part.start
+        };
+        (0..self.waves.len())
+            .map(|now| {
+                let earlier: u64 = self.waves[..now]
+                    .iter()
+                    .flatten()
+                    .map(|p| {
+                        if p.readers[rank] && p.last_read.is_some_and(|w| w >= now) {
+                            len(p.tier)
+                        } else if saved {
+                            0
+                        } else {
+                            part(p)
+                        }
+                    })
+                    .sum();
+                let current: u64 = self.waves[now]
+                    .iter()
+                    .map(|p| {
+                        let whole =
+                            p.readers[rank] || (gathered && p.assignment == Assignment::Split);
+                        if whole { len(p.tier) } else { part(p) }
+                    })
+                    .sum();
+                earlier + current
             })
-            .sum()
+            .max()
+            .unwrap_or(0)
     }
 }

@@ -115,6 +115,12 @@ fn same_database<G: IndexedGame + Sync>(game: &G, name: &str) {
     for ranks in 1..=3 {
         let db = scratch(&format!("{name}-{ranks}.ppdb"));
         let results = on_ranks(game, ranks, &db, &header, false, None);
+        // Each rank ends with its own parts only: together, the table once.
+        let held: u64 = results
+            .iter()
+            .map(|r| r.as_ref().map_or(0, |r| r.held_records))
+            .sum();
+        assert_eq!(held, game.index_count(), "{name} on {ranks} ranks");
         for (rank, result) in results.iter().enumerate() {
             let result = result
                 .as_ref()
@@ -181,6 +187,15 @@ fn stopped_and_resumed<G: IndexedGame + Sync>(game: &G, name: &str, stop: (usize
     );
     assert!(!db.exists(), "{name}: no database from a stopped solve");
     let results = on_ranks(game, ranks, &db, &header, true, None);
+    // With checkpoints the ranks let go of the finished parts their checkpoints hold (read
+    // back for the database): only the last wave's tiers stay.
+    let held: u64 = results
+        .iter()
+        .map(|r| r.as_ref().map_or(0, |r| r.held_records))
+        .sum();
+    if game.tier_count() > 1 {
+        assert!(held < game.index_count(), "{name}: {held} records held");
+    }
     let first = results[0].as_ref().unwrap();
     assert!(
         first.resumed && first.already_solved > 0,
@@ -245,7 +260,7 @@ fn ready_tiers_are_handed_out_whole_and_large_ones_cut() {
         }
     }
     // A rank keeps less than the whole table; one rank solves everything whole.
-    assert!(schedule.rank_records(&tiers, 0) < game.index_count());
+    assert!(schedule.rank_records(&tiers, 0, false, false) < game.index_count());
     assert!(
         rank_bytes(&game, &Options::default(), 2)
             < crate::engine::solve_bytes(&game, &Options::default())
@@ -269,6 +284,16 @@ fn ready_tiers_are_handed_out_whole_and_large_ones_cut() {
             .iter()
             .all(|w| w.len() == 1 && w[0].assignment == Assignment::Split)
     );
+    // A rank of a chain holds its third of the table and the tiers in play, not all of it;
+    // with its finished parts in its checkpoint, the tiers in play only.
+    let held = chain.rank_records(&tiers, 1, false, false);
+    assert!(
+        held < quixo.index_count() * 2 / 3,
+        "{held} of {}",
+        quixo.index_count()
+    );
+    let largest = tiers.iter().map(|t| t.end - t.start).max().unwrap();
+    assert!(chain.rank_records(&tiers, 1, false, true) <= 2 * largest);
 }
 
 #[test]
