@@ -207,10 +207,10 @@ fn search_agrees_with_the_table_on_every_position_of_5_by_4_and_a_sample_of_6_by
 
 /// Every board of 6 x 4 the table solved (all 159,643,961 indices looked at): 797 s on this
 /// machine's two cores (2026-12-04), so not in CI; run by hand (`cargo test -p
-/// perfect-play --lib -- --ignored search_agrees_with_the_table_on_every_position_of_6_by_4`).
+/// perfect-play --lib -- --ignored the_table_agrees_with_search_on_every_board_of_6_by_4`).
 #[test]
 #[ignore = "13 minutes; by hand"]
-fn search_agrees_with_the_table_on_every_position_of_6_by_4() {
+fn the_table_agrees_with_search_on_every_board_of_6_by_4() {
     agrees_with_the_table(6, 4, 1);
 }
 
