@@ -232,6 +232,18 @@ fn noted(py: Python<'_>, error: PyErr, method: &str, position: &Bound<'_, PyAny>
     let value = error.value(py);
     if value.hasattr(intern!(py, "add_note")).unwrap_or(false) {
         let _ = value.call_method1(intern!(py, "add_note"), (note,));
+    } else {
+        // Before CPython 3.11 (no add_note): the attribute PEP 678 names, which the
+        // exceptiongroup backport prints and a caller can read.
+        let notes = intern!(py, "__notes__");
+        match value.getattr(notes) {
+            Ok(list) => {
+                let _ = list.call_method1(intern!(py, "append"), (note,));
+            }
+            Err(_) => {
+                let _ = value.setattr(notes, vec![note]);
+            }
+        }
     }
     error
 }
