@@ -1,6 +1,6 @@
 //! The passes that fill the table (see the module above for the method).
 
-use super::database::Checkpoint;
+use super::database::{Checkpoint, TierInProgress};
 use super::distributed::Cluster;
 use super::retrograde::{Outcomes, Resume, ResumeFrom};
 use super::table::Table;
@@ -652,33 +652,14 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
                 indices_solved += range.end - range.start;
                 continue;
             }
-            // A tier saved part-way goes on from its last saved level.
-            let mut resume = None;
-            if self.retrograde
-                && self.game.has_unmoves()
-                && let Some(saved) = in_progress.take_if(|saved| saved.tier == tier)
-            {
-                restore(cells, &saved.records, "the tier in progress")?;
-                resumed = true;
-                resume = Some(ResumeFrom::Rescan(Resume {
-                    level: saved.level,
-                    ties: saved.ties,
-                }));
-            }
-            let mut on_level =
-                |level: u32, ties: bool, _: &[AtomicU32], _: &mut Option<Cluster<'_>>| {
-                    if let Some(checkpoint) = checkpoint.as_mut().filter(|c| c.level_due()) {
-                        checkpoint.save_level(tier, level, ties, snapshot(cells))?;
-                    }
-                    on_pass(&self.progress(tier, 1, level, indices_solved));
-                    Ok(())
-                };
             let job = TierJob {
                 tier,
                 range,
                 indices_solved,
             };
-            let done = self.solve_tier(&job, &mut None, resume, &mut on_level, on_pass)?;
+            let saved = in_progress.take_if(|saved| saved.tier == tier);
+            resumed |= saved.is_some();
+            let done = self.solve_tier_alone(&job, saved, checkpoint.as_deref_mut(), on_pass)?;
             positions += done.positions;
             already_solved += done.restored;
             passes += done.passes;
@@ -695,6 +676,40 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
             resumed,
             already_solved,
         })
+    }
+
+    /// Solve a whole tier in this process alone (one process, or a rank given the tier
+    /// whole), going on from `saved` (its last saved level) when retrograde analysis solves
+    /// it, and saving its levels to `checkpoint` as they come due.
+    pub(super) fn solve_tier_alone(
+        &self,
+        job: &TierJob<'_>,
+        saved: Option<TierInProgress>,
+        mut checkpoint: Option<&mut Checkpoint>,
+        on_pass: &(dyn Fn(&Progress) + Sync),
+    ) -> Result<TierDone, EngineError> {
+        let (tier, cells) = (job.tier, self.cells(job.range));
+        // A tier saved part-way goes on from its last saved level.
+        let mut resume = None;
+        if self.retrograde
+            && self.game.has_unmoves()
+            && let Some(saved) = saved
+        {
+            restore(cells, &saved.records, "the tier in progress")?;
+            resume = Some(ResumeFrom::Rescan(Resume {
+                level: saved.level,
+                ties: saved.ties,
+            }));
+        }
+        let mut on_level =
+            |level: u32, ties: bool, _: &[AtomicU32], _: &mut Option<Cluster<'_>>| {
+                if let Some(checkpoint) = checkpoint.as_mut().filter(|c| c.level_due()) {
+                    checkpoint.save_level(tier, level, ties, snapshot(cells))?;
+                }
+                on_pass(&self.progress(tier, 1, level, job.indices_solved));
+                Ok(())
+            };
+        self.solve_tier(job, &mut None, resume, &mut on_level, on_pass)
     }
 
     /// What to report after step `pass` of round `round` of tier `tier`, the tiers before it

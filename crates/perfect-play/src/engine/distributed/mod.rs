@@ -361,7 +361,6 @@ pub fn solve_distributed<G: IndexedGame + Sync>(
     let lowest = with(&mut cluster, |c| c.exchange.all_reduce(key, Reduce::Min))?;
     let highest = with(&mut cluster, |c| c.exchange.all_reduce(key, Reduce::Max))?;
     let mut in_progress = saved.filter(|_| lowest == highest && lowest != 0);
-    let retrograde = options.retrograde && game.has_unmoves();
     let mut indices_solved = 0;
     let mut solve_waves = || -> Result<(), EngineError> {
         for (now, wave) in schedule.waves.iter().enumerate() {
@@ -403,25 +402,9 @@ pub fn solve_distributed<G: IndexedGame + Sync>(
                     indices_solved,
                 };
                 let done = if alone {
-                    let mut resume = None;
-                    if retrograde && let Some(saved) = alone_in_progress.take_if(|s| s.tier == tier)
-                    {
-                        restore(cells, &saved.records, "the tier in progress")?;
-                        result.resumed = true;
-                        resume = Some(ResumeFrom::Rescan(Resume {
-                            level: saved.level,
-                            ties: saved.ties,
-                        }));
-                    }
-                    let mut on_level =
-                        |level: u32, ties: bool, _: &[AtomicU32], _: &mut Option<Cluster<'_>>| {
-                            if let Some(c) = checkpoint.as_mut().filter(|c| c.level_due()) {
-                                c.save_level(tier, level, ties, snapshot(cells))?;
-                            }
-                            on_pass(&passes.progress(tier, 1, level, indices_solved));
-                            Ok(())
-                        };
-                    passes.solve_tier(&job, &mut None, resume, &mut on_level, on_pass)?
+                    let saved = alone_in_progress.take_if(|s| s.tier == tier);
+                    result.resumed |= saved.is_some();
+                    passes.solve_tier_alone(&job, saved, checkpoint.as_deref_mut(), on_pass)?
                 } else {
                     let mut resume = None;
                     if let Some(saved) = in_progress.take_if(|s| s.tier == tier) {
