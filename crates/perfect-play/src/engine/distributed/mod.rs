@@ -509,7 +509,7 @@ pub fn solve_distributed<G: IndexedGame + Sync>(
     result.positions = sum(cluster.exchange, result.positions)?;
     result.already_solved = sum(cluster.exchange, result.already_solved)?;
     result.tiers_whole = sum(cluster.exchange, result.tiers_whole)?;
-    result.tiers_split = schedule.split_tiers().len() as u64;
+    result.tiers_split = split_order.len() as u64;
     result.held_records = passes.table.held();
     result.resumed = cluster
         .exchange
