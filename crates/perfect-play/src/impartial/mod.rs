@@ -22,8 +22,9 @@ mod sum;
 
 pub use rule::SetRule;
 pub use sum::{
-    Component, ComponentMove, MAX_LISTED, MisereSum, SumAnalysis, SumGame, analyse_misere,
-    analyse_sum, analyse_sum_with_progress,
+    Component, ComponentMove, MAX_LISTED, MisereSum, SECONDS_PER_OPTION_CHECK, SumAnalysis,
+    SumGame, analyse_misere, analyse_sum, analyse_sum_with_progress,
+    estimated_seconds as estimated_sum_seconds,
 };
 
 use crate::budget::Cancel;

@@ -2,7 +2,7 @@
 
 use super::{CoinRule, HeapGame, ImpartialError, Limits, SetRule, Values};
 use crate::game::{Ending, Game, Transition};
-use crate::octal;
+use crate::octal::{self, OctalCode};
 use crate::player::Outcome;
 use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
@@ -107,6 +107,67 @@ pub const MAX_LISTED: usize = 100;
 /// Heaps of a rule set computed to look for a period when a heap is past the work limit.
 const PERIOD_PROBE: u64 = 1 << 12;
 
+/// Time an option check of a rule set's table costs at worst (squares to 5 x 10^6: 7.5 x
+/// 10^9 checks in 47.8 s; to 1.5 x 10^6, 4.0 ns).
+pub const SECONDS_PER_OPTION_CHECK: f64 = 6.5e-9;
+
+/// The largest heap of `game` among the components (saturated at `u64::MAX`).
+fn largest_heap(components: &[Component], game: &HeapGame) -> u64 {
+    components
+        .iter()
+        .filter(|o| o.game == *game)
+        .map(|o| o.heap.to_u64().unwrap_or(u64::MAX))
+        .max()
+        .unwrap_or(0)
+}
+
+/// The heaps of a rule set's table: every heap to the largest when the limits allow, else a
+/// probe for a period.
+fn rule_upto(rule: SetRule, largest: u64, limits: &Limits) -> u64 {
+    if largest < limits.max_values && rule.work(largest) <= limits.max_work as f64 {
+        largest
+    } else {
+        PERIOD_PROBE
+    }
+}
+
+/// The largest heap of a take-and-break code computed whole under `limits`.
+fn take_break_computable(code: &OctalCode, limits: &Limits) -> u64 {
+    limits
+        .max_values
+        .saturating_sub(1)
+        .min(octal::largest_upto(code))
+}
+
+/// About how long the values of a sum's normal-play answer take, for the work whose length
+/// is known before it starts: the tables of rule sets without a formula, and of take-and-break
+/// codes with no known period (the others stop at a period, usually early). Refusals are
+/// [`analyse_sum`]'s; this is the figure a caller admits the work by.
+#[must_use]
+pub fn estimated_seconds(components: &[Component], limits: &Limits) -> f64 {
+    let mut games: Vec<&HeapGame> = components.iter().map(|c| &c.game).collect();
+    games.sort_by_key(|g| g.to_string());
+    games.dedup();
+    games
+        .into_iter()
+        .map(|game| {
+            let largest = largest_heap(components, game);
+            match game {
+                HeapGame::Rule(rule) if rule.formula().is_none() => {
+                    rule.work(rule_upto(*rule, largest, limits)) * SECONDS_PER_OPTION_CHECK
+                }
+                HeapGame::TakeBreak(code)
+                    if octal::period_unknown(code)
+                        && largest <= take_break_computable(code, limits) =>
+                {
+                    octal::estimated_seconds(code, largest.max(64))
+                }
+                _ => 0.0,
+            }
+        })
+        .sum()
+}
+
 /// The values each game of the sum needs, one table per distinct game.
 fn tables(
     components: &[Component],
@@ -118,12 +179,7 @@ fn tables(
         if tables.contains_key(&c.game) {
             continue;
         }
-        let largest = components
-            .iter()
-            .filter(|o| o.game == c.game)
-            .map(|o| o.heap.to_u64().unwrap_or(u64::MAX))
-            .max()
-            .unwrap_or(0);
+        let largest = largest_heap(components, &c.game);
         let table = match &c.game {
             // Heaps short of two windows of the largest move: one by one (the period's proof
             // alone would take more).
@@ -141,10 +197,7 @@ fn tables(
                 // Every heap up to the largest when they fit (it stops early at a proven
                 // period); past that, a look for a period short of a second or two
                 // (`octal::probe_upto`), or at once nothing for a game with no known period.
-                let computable = limits
-                    .max_values
-                    .saturating_sub(1)
-                    .min(octal::largest_upto(code));
+                let computable = take_break_computable(code, limits);
                 let fits = largest <= computable;
                 // Values a default table holds and the work limit allows, but not the time (a
                 // time budget lowered the table): the figure is their estimate.
@@ -184,12 +237,12 @@ fn tables(
                 .min(computable);
                 Values::compute_inner(&c.game, upto, false, limits, on_progress)?
             }
-            HeapGame::Rule(rule) => {
-                let fits =
-                    largest < limits.max_values && rule.work(largest) <= limits.max_work as f64;
-                let upto = if fits { largest } else { PERIOD_PROBE };
-                Values::compute(&c.game, upto, limits, on_progress)?
-            }
+            HeapGame::Rule(rule) => Values::compute(
+                &c.game,
+                rule_upto(*rule, largest, limits),
+                limits,
+                on_progress,
+            )?,
         };
         tables.insert(c.game.clone(), table);
     }

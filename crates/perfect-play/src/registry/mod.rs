@@ -1460,6 +1460,67 @@ mod tests {
         }
     }
 
+    /// An admission that turns everything away, noting the estimates it was asked about.
+    #[derive(Debug, Default)]
+    struct Refusing(std::sync::Mutex<Vec<f64>>);
+
+    impl crate::budget::Admission for Refusing {
+        fn admit(&self, seconds: f64) -> Result<(), crate::budget::Busy> {
+            self.0.lock().unwrap().push(seconds);
+            Err(crate::budget::Busy {
+                running: 0,
+                waiting: 0,
+                estimate: seconds,
+                retry_after: 0,
+            })
+        }
+    }
+
+    /// Work whose length is known before it starts asks the admission with its estimate, so
+    /// that it never starts where only quick work may run (the server's quick lane, the
+    /// calling thread of a Python call): the tables of a rule set without a formula, and of a
+    /// take-and-break code without a known period, in a sum and alone. Work that ends early at
+    /// a period, or reads a formula, starts at once.
+    #[test]
+    fn long_work_asks_the_admission_before_it_starts() {
+        let asked = |game: &str, position: &str| {
+            let admission = std::sync::Arc::new(Refusing::default());
+            let budget = Budget {
+                admission: Some(admission.clone()),
+                ..Budget::default()
+            };
+            let info = find(game).unwrap();
+            let params = info.params_from(&[]).unwrap();
+            let result = info.answer(&params, position, &budget);
+            let estimates = admission.0.lock().unwrap().clone();
+            (result, estimates)
+        };
+        for (game, position, at_least) in [
+            ("sum", "squares:5000000", 10.0),
+            ("sum", "nim:3 squares:700000", 0.3),
+            ("sum", "0.6:1000000", 0.3),
+            ("octal", "0.6 1000000", 0.3),
+        ] {
+            let (result, estimates) = asked(game, position);
+            assert!(
+                matches!(result, Err(QueryError::Busy(_))),
+                "{game} {position}: {result:?}"
+            );
+            assert!(estimates[0] >= at_least, "{game} {position}: {estimates:?}");
+        }
+        for (game, position) in [
+            ("sum", "nim:3 powers-of-two:1000000000 0.77:100000"),
+            ("octal", "0.77 100000"),
+            ("sum", "squares:30"),
+        ] {
+            let (result, estimates) = asked(game, position);
+            assert!(
+                result.is_ok() || estimates.iter().all(|&e| e < 0.05),
+                "{game} {position}: {result:?} {estimates:?}"
+            );
+        }
+    }
+
     #[test]
     fn names_and_aliases_are_unique() {
         let mut all: Vec<&str> = GAMES

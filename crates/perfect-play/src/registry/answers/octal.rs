@@ -140,9 +140,10 @@ pub fn plan(
         return Err(QueryError::bad(octal::OctalError::UptoTooLarge(upto)));
     }
     let storage = storage_within(upto, budget.memory(DEFAULT_MEMORY_LIMIT))?;
-    // Every value is computed only with `full`: else the period usually ends the run early,
-    // and the work's length is not known before.
-    if full {
+    // Every value is computed with `full`, or for a game with no known period (no period
+    // ends the run early); else the period usually ends the run early, and the work's length
+    // is not known before.
+    if full || octal::period_unknown(code) {
         budget.admit(upto as f64 * SECONDS_PER_VALUE)?;
     }
     Ok(Plan {

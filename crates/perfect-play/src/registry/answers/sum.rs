@@ -95,6 +95,7 @@ pub fn answer(params: &Params, position: &str, budget: &Budget) -> Result<Answer
     if params.text("misere") == Some("true") {
         Ok(misere(&components, &limits)?.answer)
     } else {
+        budget.admit(impartial::estimated_sum_seconds(&components, &limits))?;
         Ok(normal(&components, &limits, budget, &|_, _| {})?.answer)
     }
 }
