@@ -3,7 +3,10 @@
 import json
 import os
 import pathlib
+import signal
 import subprocess
+import threading
+import time
 
 import pytest
 
@@ -106,6 +109,49 @@ def test_over_the_memory_limit_raises_over_budget_with_the_figure():
     with pytest.raises(perfect_play.OverBudget, match="memory limit") as raised:
         perfect_play.query("connect-four", None, width=6, height=5, method="table", memory_limit="1M")
     assert isinstance(raised.value, RuntimeError)
+
+
+def interrupted_after(seconds, call):
+    """Ctrl-C `seconds` into `call`: the seconds until KeyboardInterrupt came out of it."""
+    timer = threading.Timer(seconds, lambda: signal.raise_signal(signal.SIGINT))
+    start = time.perf_counter()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            call()
+    finally:
+        timer.cancel()
+    return time.perf_counter() - start
+
+
+def test_ctrl_c_stops_a_query_estimated_long():
+    # About 2 s of work (Can I Win 30/232, the estimate says so): it runs on the engine's
+    # pool from the start, where Ctrl-C is looked for every 20 ms.
+    assert interrupted_after(0.3, lambda: perfect_play.can_i_win(30, 232)) < 1.5
+
+
+def test_quick_work_runs_on_the_calling_thread_and_long_work_moves_to_the_pool():
+    probe = perfect_play._native._quick_first_probe
+    assert probe(0.01) is True
+    # No estimate, past the watchdog's limit (a quarter of a second): stopped there, done again
+    # on the engine's pool.
+    assert probe(0.6) is False
+
+
+def test_ctrl_c_stops_work_with_no_estimate():
+    # Ten seconds of work the watchdog moves to the pool, where Ctrl-C stops it.
+    probe = perfect_play._native._quick_first_probe
+    assert interrupted_after(0.5, lambda: probe(10.0)) < 2.0
+    # Ctrl-C during quick work on the calling thread comes out of the call too.
+    assert interrupted_after(0.05, lambda: probe(0.2)) < 1.0
+
+
+def test_long_and_quick_queries_give_the_same_answers_as_the_command_line():
+    # The same answers whichever thread the work ran on: at once, on the pool by its
+    # estimate, and past the watchdog's limit without one.
+    assert perfect_play.query("octal", "0.6 1000000") == cli("octal", "0.6", "1000000")
+    assert perfect_play.query("sum", "squares:700000") == cli("sum", "squares:700000")
+    assert perfect_play.query("coins", "10 3 4") == cli("coins", "10", "3", "4")
 
 
 def test_solve_an_engine_game_whole():

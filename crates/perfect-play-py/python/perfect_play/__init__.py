@@ -83,7 +83,7 @@ def query(game: str, position: Union[str, Sequence[Any], None] = None, *,
     if isinstance(position, (list, tuple)):
         position = " ".join(str(p) for p in position)
     pairs = [(name, _param_text(value)) for name, value in params.items() if value is not None]
-    return json.loads(_native.query(game, position, pairs, memory_limit))
+    return _native.query(game, position, pairs, memory_limit)
 
 
 def games() -> list:
