@@ -95,8 +95,8 @@ pub trait ScoreGame: Sync {
 /// How far a search may go.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
-    /// When bounded: the searcher's node count (every thread's, since it was made) at which
-    /// it stops, so that a searcher kept across questions counts from where it is.
+    /// When bounded: the nodes this question may visit (every thread's for it; questions
+    /// asked of one searcher at once count apart).
     pub nodes: Option<u64>,
     /// Raised to stop.
     pub cancel: Cancel,
@@ -193,7 +193,7 @@ struct Worker<'a, G: ScoreGame> {
     nodes: u64,
     unflushed: u64,
     total: &'a AtomicU64,
-    limits: &'a Limits,
+    call: &'a Call<'a>,
     /// Raised when the work is no longer needed: a sibling above proved a cut-off.
     aborts: ArrayVec<&'a AtomicBool, MAX_SPLITS>,
 }
@@ -204,6 +204,26 @@ enum Halt {
     Stop(StopReason),
     /// A sibling's cut-off made the work useless.
     Done,
+}
+
+/// One question to the searcher: its limits, and the nodes visited for it (apart from other
+/// questions asked at the same time, whose nodes the searcher's total mixes in).
+struct Call<'a> {
+    limits: &'a Limits,
+    nodes: AtomicU64,
+}
+
+impl Call<'_> {
+    fn new(limits: &Limits) -> Call<'_> {
+        Call {
+            limits,
+            nodes: AtomicU64::new(0),
+        }
+    }
+
+    fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
 }
 
 /// Split points a worker can be nested in.
@@ -226,15 +246,15 @@ impl<G: ScoreGame> Worker<'_, G> {
         if self.aborts.iter().any(|a| a.load(Ordering::Relaxed)) {
             return Err(Halt::Done);
         }
-        if self.limits.cancel.is_cancelled() {
+        let limits = self.call.limits;
+        if limits.cancel.is_cancelled() {
             return Err(Halt::Stop(StopReason::Cancelled));
         }
-        let total = self.total.load(Ordering::Relaxed);
-        if self.limits.nodes.is_some_and(|n| total >= n) {
+        let used = self.call.nodes.load(Ordering::Relaxed);
+        if limits.nodes.is_some_and(|n| used >= n) {
             return Err(Halt::Stop(StopReason::Nodes));
         }
-        if self
-            .limits
+        if limits
             .deadline
             .is_some_and(|d| std::time::Instant::now() >= d)
         {
@@ -245,6 +265,7 @@ impl<G: ScoreGame> Worker<'_, G> {
 
     fn flush(&mut self) {
         self.total.fetch_add(self.unflushed, Ordering::Relaxed);
+        self.call.nodes.fetch_add(self.unflushed, Ordering::Relaxed);
         self.unflushed = 0;
     }
 
@@ -272,7 +293,7 @@ impl<G: ScoreGame> Worker<'_, G> {
             return Ok(score);
         }
         let (mut known_lower, mut known_upper) = (lower, upper);
-        if let Some(stored) = self.table.get(key) {
+        if let Some(stored) = self.table.get(key, depth) {
             known_lower = known_lower.max(stored.lower);
             known_upper = known_upper.min(stored.upper);
         }
@@ -297,7 +318,7 @@ impl<G: ScoreGame> Worker<'_, G> {
         // be bad enough for the opponent cuts without a search. The look-ups also bring the
         // children's buckets into the cache together, while the first child is searched.
         for child in &children {
-            if let Some(stored) = self.table.get(self.game.key(child))
+            if let Some(stored) = self.table.get(self.game.key(child), self.game.depth(child))
                 && -stored.upper >= beta
             {
                 self.table.put(
@@ -429,7 +450,7 @@ impl<G: ScoreGame> Worker<'_, G> {
             nodes: 0,
             unflushed: 0,
             total: self.total,
-            limits: self.limits,
+            call: self.call,
             aborts,
         }
     }
@@ -493,7 +514,10 @@ impl<G: ScoreGame> Search<G> {
     /// # Errors
     /// [`Stopped`] with the bounds proven when the limits end the search first.
     pub fn score(&self, position: &G::Position, limits: &Limits) -> Result<i32, Stopped> {
-        let before = self.nodes();
+        self.score_in(position, &Call::new(limits))
+    }
+
+    fn score_in(&self, position: &G::Position, call: &Call<'_>) -> Result<i32, Stopped> {
         let game = &self.game;
         if let Some(score) = game.win_now(position) {
             return Ok(score);
@@ -502,7 +526,7 @@ impl<G: ScoreGame> Search<G> {
             Node::Exact(score) => return Ok(score),
             Node::Open { lower, upper, .. } => (lower, upper),
         };
-        let mut worker = self.worker(limits);
+        let mut worker = self.worker(call);
         let mut bounds = Bounds { lower, upper };
         let result = worker.solve(position, &mut bounds);
         worker.flush();
@@ -518,16 +542,16 @@ impl<G: ScoreGame> Search<G> {
                 // The root worker has no sibling to be cut off by.
                 Halt::Done => StopReason::Cancelled,
             },
-            nodes: self.nodes() - before,
+            nodes: call.nodes(),
         })
     }
 
     /// The score of what `after` leads to, for the mover.
-    fn score_after(&self, after: &After<G::Position>, limits: &Limits) -> Result<i32, Stopped> {
+    fn score_after(&self, after: &After<G::Position>, call: &Call<'_>) -> Result<i32, Stopped> {
         match after {
             After::Ends(score) => Ok(*score),
             After::Continue(next) => {
-                self.score(next, limits)
+                self.score_in(next, call)
                     .map(|s| -s)
                     .map_err(|stopped| Stopped {
                         bounds: Bounds {
@@ -550,7 +574,7 @@ impl<G: ScoreGame> Search<G> {
         position: &G::Position,
         limits: &Limits,
     ) -> Result<Analysis<G::Move, G::Position>, Stopped> {
-        let before = self.nodes();
+        let call = &Call::new(limits);
         let all = self.game.moves(position);
         if all.is_empty() {
             return Ok(Analysis {
@@ -564,7 +588,7 @@ impl<G: ScoreGame> Search<G> {
         let mut moves = Vec::with_capacity(all.len());
         let mut best = i32::MIN;
         for &(mv, after) in &all {
-            match self.score_after(&after, limits) {
+            match self.score_after(&after, call) {
                 Ok(score) => {
                     best = best.max(score);
                     moves.push(MoveScore { mv, after, score });
@@ -585,7 +609,7 @@ impl<G: ScoreGame> Search<G> {
                     return Err(Stopped {
                         bounds: Bounds { lower, upper },
                         reason: stopped.reason,
-                        nodes: self.nodes() - before,
+                        nodes: call.nodes(),
                     });
                 }
             }
@@ -593,7 +617,7 @@ impl<G: ScoreGame> Search<G> {
         // Best first; the game's order among equals.
         moves.sort_by_key(|m| std::cmp::Reverse(m.score));
         let best_line = self
-            .best_line(&moves[0].after, moves[0].mv, moves[0].score, limits)
+            .best_line(&moves[0].after, moves[0].mv, moves[0].score, call)
             .map_err(|stopped| Stopped {
                 bounds: Bounds {
                     lower: best,
@@ -606,13 +630,13 @@ impl<G: ScoreGame> Search<G> {
             moves,
             best_line,
             best_line_complete: true,
-            nodes: self.nodes() - before,
+            nodes: call.nodes(),
         })
     }
 
     /// A worker at the root, splitting its work on rayon's pool when `limits` allow threads.
-    fn worker<'a>(&'a self, limits: &'a Limits) -> Worker<'a, G> {
-        let threads = match limits.threads {
+    fn worker<'a>(&'a self, call: &'a Call<'a>) -> Worker<'a, G> {
+        let threads = match call.limits.threads {
             0 => rayon::current_num_threads(),
             n => n,
         };
@@ -624,7 +648,7 @@ impl<G: ScoreGame> Search<G> {
             nodes: 0,
             unflushed: 0,
             total: &self.nodes,
-            limits,
+            call,
             aborts: ArrayVec::new(),
         }
     }
@@ -638,7 +662,7 @@ impl<G: ScoreGame> Search<G> {
             Node::Exact(score) => score,
             Node::Open { lower, .. } => lower.max(
                 self.table
-                    .get(self.game.key(position))
+                    .get(self.game.key(position), self.game.depth(position))
                     .map_or(lower, |b| b.lower),
             ),
         }
@@ -652,16 +676,16 @@ impl<G: ScoreGame> Search<G> {
         after: &After<G::Position>,
         first: G::Move,
         score: i32,
-        limits: &Limits,
+        call: &Call<'_>,
     ) -> Result<Vec<G::Move>, Stopped> {
         let mut line = vec![first];
-        line.extend(self.line_from(*after, -score, limits)?);
+        line.extend(self.line_from(*after, -score, call)?);
         Ok(line)
     }
 
     /// A best line from `position`, whose score for its mover is `score` (known already, as
     /// a book tells it): at each position the first move in the game's order that keeps the
-    /// score, found by one null-window test each.
+    /// score, found by one null-window test each. With the nodes it took.
     ///
     /// # Errors
     /// [`Stopped`] when the limits end a test first.
@@ -670,8 +694,10 @@ impl<G: ScoreGame> Search<G> {
         position: &G::Position,
         score: i32,
         limits: &Limits,
-    ) -> Result<Vec<G::Move>, Stopped> {
-        self.line_from(After::Continue(*position), score, limits)
+    ) -> Result<(Vec<G::Move>, u64), Stopped> {
+        let call = Call::new(limits);
+        let line = self.line_from(After::Continue(*position), score, &call)?;
+        Ok((line, call.nodes()))
     }
 
     fn line_from(
@@ -679,7 +705,7 @@ impl<G: ScoreGame> Search<G> {
         mut here: After<G::Position>,
         // The score of `here` for its mover.
         mut expected: i32,
-        limits: &Limits,
+        call: &Call<'_>,
     ) -> Result<Vec<G::Move>, Stopped> {
         let mut line = Vec::new();
         while let After::Continue(position) = here {
@@ -693,7 +719,7 @@ impl<G: ScoreGame> Search<G> {
                 // opponent, that is at most -expected (it can be no less).
                 let keeps = match later {
                     After::Ends(s) => s == expected,
-                    After::Continue(p) => self.at_most(&p, -expected, limits)?,
+                    After::Continue(p) => self.at_most(&p, -expected, call)?,
                 };
                 if keeps {
                     next = Some((mv, later));
@@ -713,12 +739,12 @@ impl<G: ScoreGame> Search<G> {
         &self,
         position: &G::Position,
         bound: i32,
-        limits: &Limits,
+        call: &Call<'_>,
     ) -> Result<bool, Stopped> {
         if let Some(score) = self.game.win_now(position) {
             return Ok(score <= bound);
         }
-        let mut worker = self.worker(limits);
+        let mut worker = self.worker(call);
         let result = worker.negamax(position, 0, bound, bound + 1);
         worker.flush();
         match result {
@@ -733,7 +759,7 @@ impl<G: ScoreGame> Search<G> {
                     // A lone worker is never told that another finished.
                     Halt::Done => StopReason::Cancelled,
                 },
-                nodes: worker.nodes,
+                nodes: call.nodes(),
             }),
         }
     }

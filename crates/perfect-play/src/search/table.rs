@@ -11,6 +11,11 @@
 //! redo), the second the newest. A new entry for a position already there merges its bounds;
 //! else it takes the first place when at least as deep (the old one moves to the second),
 //! else the second.
+//!
+//! The buckets are in two parts: positions near the end of the game (most of the look-ups,
+//! each worth little work) in a part small enough to stay in a core's cache, the others in
+//! the rest. A look-up in a large table is a cache miss: with one part of 64 MiB, nine tenths
+//! of the search's time went to waiting for it.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use strength_reduce::StrengthReducedU64;
@@ -69,9 +74,93 @@ pub struct Bounds {
     pub upper: i32,
 }
 
-/// The shared table.
+/// The shared table: two parts, one for positions near the end of the game and one for the
+/// others. Most look-ups are of positions near the end (the leaves of every search), and a
+/// small part for them stays in the processor's cache; the positions further from the end,
+/// fewer and each worth more work, keep the rest of the memory.
 #[derive(Debug)]
 pub struct TranspositionTable {
+    /// Positions with fewer than [`NEAR_DEPTH`] moves left, when there is room for a part
+    /// of their own.
+    near: Option<Part>,
+    far: Part,
+}
+
+/// Bytes of the near part at most: about one core's level-2 cache (1 MiB here). Measured on
+/// the 200 reference positions of 7 x 6 Connect Four, one thread, a 64 MiB table: one part,
+/// 3.9-4.1 s; a near part of 512 KiB 2.3-2.7 s, 1 MiB 2.3-2.4 s, 4 MiB 2.9-3.5 s
+/// (BENCHMARKS.md).
+pub const NEAR_BYTES: u64 = 1 << 20;
+
+/// Positions with fewer moves left than this go to the near part (when there is one). The
+/// empty 7 x 6 board with a 1000 MiB table on two threads: 16, 58.3 s; 18, 50.1 s; 20, 59.2
+/// s; 24, 120 s (one part: 106 s); the reference positions: 16, 2.6 s; 18 and 20, 2.3 s.
+pub const NEAR_DEPTH: u32 = 18;
+
+impl TranspositionTable {
+    /// A table within `bytes` for keys of `key_bits` bits: a near part of a quarter of it, at
+    /// most [`NEAR_BYTES`], and the rest.
+    ///
+    /// # Errors
+    /// Too little memory to tell keys apart, or a failed allocation.
+    pub fn new(bytes: u64, key_bits: u32) -> Result<TranspositionTable, TableError> {
+        let near_bytes = (bytes / 4).min(NEAR_BYTES);
+        let least = least_buckets(key_bits) * BYTES_PER_BUCKET;
+        if near_bytes < least || bytes - near_bytes < least {
+            // No room for a near part whose buckets tell the keys apart: one part.
+            return Ok(TranspositionTable {
+                near: None,
+                far: Part::new(bytes, key_bits, bytes)?,
+            });
+        }
+        Ok(TranspositionTable {
+            near: Some(Part::new(near_bytes, key_bits, bytes)?),
+            far: Part::new(bytes - near_bytes, key_bits, bytes)?,
+        })
+    }
+
+    /// Bytes the table holds.
+    #[must_use]
+    pub fn bytes(&self) -> u64 {
+        self.near.as_ref().map_or(0, Part::bytes) + self.far.bytes()
+    }
+
+    /// Buckets of the far part (a prime).
+    #[must_use]
+    pub fn buckets(&self) -> u64 {
+        self.far.buckets
+    }
+
+    /// Forget every entry.
+    pub fn clear(&self) {
+        if let Some(near) = &self.near {
+            near.clear();
+        }
+        self.far.clear();
+    }
+
+    fn part(&self, depth: u32) -> &Part {
+        match &self.near {
+            Some(near) if depth < NEAR_DEPTH => near,
+            _ => &self.far,
+        }
+    }
+
+    /// The bounds stored for `key`, a position `depth` moves from the end at most, if any.
+    #[must_use]
+    pub fn get(&self, key: u64, depth: u32) -> Option<Bounds> {
+        self.part(depth).read(key).bounds()
+    }
+
+    /// Store bounds proven for `key`, `depth` moves from the end at most.
+    pub fn put(&self, key: u64, depth: u32, bounds: Bounds) {
+        self.part(depth).put(key, depth, bounds);
+    }
+}
+
+/// One part of the table: buckets of two entries.
+#[derive(Debug)]
+struct Part {
     words: Vec<AtomicU64>,
     buckets: u64,
     /// Division by the bucket count by multiplication (a hardware division took a tenth of
@@ -79,12 +168,9 @@ pub struct TranspositionTable {
     divisor: StrengthReducedU64,
 }
 
-impl TranspositionTable {
-    /// A table within `bytes` for keys of `key_bits` bits.
-    ///
-    /// # Errors
-    /// Too little memory to tell keys apart, or a failed allocation.
-    pub fn new(bytes: u64, key_bits: u32) -> Result<TranspositionTable, TableError> {
+impl Part {
+    /// A part within `bytes` (of a table of `table_bytes`, for the errors).
+    fn new(bytes: u64, key_bits: u32, table_bytes: u64) -> Result<Part, TableError> {
         let least = least_buckets(key_bits);
         let buckets = largest_prime_at_most((bytes / BYTES_PER_BUCKET).max(2));
         if buckets < least {
@@ -92,36 +178,28 @@ impl TranspositionTable {
                 key_bits,
                 buckets: least,
                 needed: least * BYTES_PER_BUCKET,
-                given: bytes,
+                given: table_bytes,
             });
         }
-        let len = usize::try_from(2 * buckets).map_err(|_| TableError::Allocation { bytes })?;
+        let len = usize::try_from(2 * buckets)
+            .map_err(|_| TableError::Allocation { bytes: table_bytes })?;
         // Zeroed by the allocator: the system hands out zero pages as they are first
         // touched, so a large table costs nothing until it fills (writing zeros took 1.7 s
         // a GiB before any search).
         let words = bytemuck::allocation::try_zeroed_vec::<AtomicU64>(len)
-            .map_err(|()| TableError::Allocation { bytes })?;
-        Ok(TranspositionTable {
+            .map_err(|()| TableError::Allocation { bytes: table_bytes })?;
+        Ok(Part {
             words,
             buckets,
             divisor: StrengthReducedU64::new(buckets),
         })
     }
 
-    /// Bytes the table holds.
-    #[must_use]
-    pub fn bytes(&self) -> u64 {
+    fn bytes(&self) -> u64 {
         self.buckets * BYTES_PER_BUCKET
     }
 
-    /// Buckets (a prime).
-    #[must_use]
-    pub fn buckets(&self) -> u64 {
-        self.buckets
-    }
-
-    /// Forget every entry.
-    pub fn clear(&self) {
+    fn clear(&self) {
         for word in &self.words {
             word.store(0, Ordering::Relaxed);
         }
@@ -132,18 +210,18 @@ impl TranspositionTable {
         (remainder as usize * 2, quotient)
     }
 
-    /// The bounds stored for `key`, if any.
-    #[must_use]
-    pub fn get(&self, key: u64) -> Option<Bounds> {
+    fn read(&self, key: u64) -> Probe {
         let (bucket, check) = self.slot(key);
-        self.words[bucket..bucket + 2].iter().find_map(|word| {
-            let word = word.load(Ordering::Relaxed);
-            (word & OCCUPIED != 0 && word & CHECK_MASK == check).then(|| unpack(word))
-        })
+        Probe {
+            words: [
+                self.words[bucket].load(Ordering::Relaxed),
+                self.words[bucket + 1].load(Ordering::Relaxed),
+            ],
+            check,
+        }
     }
 
-    /// Store bounds proven for `key`, `depth` moves from the end at most.
-    pub fn put(&self, key: u64, depth: u32, bounds: Bounds) {
+    fn put(&self, key: u64, depth: u32, bounds: Bounds) {
         let (bucket, check) = self.slot(key);
         let depth = depth.min(MAX_DEPTH);
         let [deep, newest] = [&self.words[bucket], &self.words[bucket + 1]];
@@ -169,6 +247,23 @@ impl TranspositionTable {
         } else {
             newest.store(word, Ordering::Relaxed);
         }
+    }
+}
+
+/// A bucket as read for one key.
+#[derive(Clone, Copy, Debug)]
+struct Probe {
+    words: [u64; 2],
+    check: u64,
+}
+
+impl Probe {
+    /// The bounds the bucket held for the key, if any.
+    fn bounds(&self) -> Option<Bounds> {
+        self.words
+            .iter()
+            .find(|&&word| word & OCCUPIED != 0 && word & CHECK_MASK == self.check)
+            .map(|&word| unpack(word))
     }
 }
 
@@ -236,6 +331,28 @@ mod tests {
     }
 
     #[test]
+    fn positions_near_the_end_have_a_small_part_of_their_own() {
+        let table = TranspositionTable::new(64 << 20, 49).unwrap();
+        let near = table.near.as_ref().unwrap();
+        assert_eq!(near.bytes(), largest_prime_at_most(NEAR_BYTES / 16) * 16);
+        assert!(table.bytes() <= 64 << 20);
+        for (bytes, key_bits) in [(16 * 257, 49), (1 << 27, 64)] {
+            // No room for a near part whose buckets tell the keys apart.
+            let one = TranspositionTable::new(bytes, key_bits).unwrap();
+            assert!(one.near.is_none());
+            assert_eq!(one.bytes(), one.far.bytes());
+        }
+        // The same key at two depths is two positions' business: each part keeps its own.
+        let both = Bounds {
+            lower: -3,
+            upper: 5,
+        };
+        table.put(12345, NEAR_DEPTH - 1, both);
+        assert_eq!(table.get(12345, NEAR_DEPTH - 1), Some(both));
+        assert_eq!(table.get(12345, NEAR_DEPTH), None);
+    }
+
+    #[test]
     fn too_little_memory_for_long_keys_is_refused() {
         assert!(matches!(
             TranspositionTable::new(1 << 10, 64),
@@ -249,9 +366,11 @@ mod tests {
         fn what_is_stored_is_found_and_never_for_another_key(
             entries in proptest::collection::vec((0u64..1 << 49, 0u32..64, -64i32..=63, -64i32..=63), 1..200),
             probes in proptest::collection::vec(0u64..1 << 49, 0..50),
+            // Too small for a near part, and with one (positions under 16 moves left).
+            bytes in prop_oneof![Just(16 * 257u64), Just(16 * 1031u64)],
         ) {
             // A tiny table: most keys collide in buckets, the check must tell them apart.
-            let table = TranspositionTable::new(16 * 257, 49).unwrap();
+            let table = TranspositionTable::new(bytes, 49).unwrap();
             let mut truth = std::collections::HashMap::new();
             for &(key, depth, a, b) in &entries {
                 let bounds = Bounds { lower: a.min(b), upper: a.max(b) };
@@ -262,8 +381,11 @@ mod tests {
                 });
                 truth.insert(key, merged);
             }
+            let depths: std::collections::HashMap<u64, u32> =
+                entries.iter().map(|e| (e.0, e.1)).collect();
             for key in entries.iter().map(|e| e.0).chain(probes) {
-                if let Some(found) = table.get(key) {
+                let depth = depths.get(&key).copied().unwrap_or(0);
+                if let Some(found) = table.get(key, depth) {
                     // An entry found is this key's (perhaps an older, looser version after
                     // being pushed out and stored again, never another key's).
                     let known = truth.get(&key).copied();
@@ -273,8 +395,8 @@ mod tests {
                 }
             }
             // The last entry stored is always found.
-            let &(key, _, _, _) = entries.last().unwrap();
-            prop_assert!(table.get(key).is_some());
+            let &(key, depth, _, _) = entries.last().unwrap();
+            prop_assert!(table.get(key, depth).is_some());
         }
     }
 }

@@ -262,22 +262,21 @@ impl Searcher {
             max_nodes
         };
         if let Some(mut analysis) = self.search.analyse_in_book(&discs) {
-            let before = self.search.nodes();
-            if !analysis.best_line_complete {
-                self.finish_line(&discs, &mut analysis, budget, started);
-            }
+            let nodes = if analysis.best_line_complete {
+                0
+            } else {
+                self.finish_line(&discs, &mut analysis, budget, started)
+            };
             let mut answer =
                 self.answer_of(position, &parsed, &discs, &analysis, "book", started)?;
             // The search's nodes carrying the best line past the book's edge, if any.
-            answer
-                .details
-                .insert("nodes".into(), json!(self.search.nodes() - before));
+            answer.details.insert("nodes".into(), json!(nodes));
             return Ok(answer);
         }
-        let before = self.search.nodes();
         let mut limits = Limits {
-            // Node limits count from the searcher's start (a batch's table goes on).
-            nodes: Some(before + max_nodes.unwrap_or(QUICK_NODES).min(QUICK_NODES)),
+            // Node limits count this question's nodes alone (a batch's lines may be
+            // answered side by side by one searcher).
+            nodes: Some(max_nodes.unwrap_or(QUICK_NODES).min(QUICK_NODES)),
             cancel: budget.cancel.clone(),
             // Stop a little before the time budget runs out, so that the answer can say what
             // was proven before the caller's own deadline cuts it off.
@@ -286,7 +285,11 @@ impl Searcher {
                 .map(|s| started + std::time::Duration::from_secs_f64(s * DEADLINE_SHARE)),
             threads,
         };
+        let nodes_of = |analysis: &Result<crate::search::Analysis<u32, Discs>, Stopped>| {
+            analysis.as_ref().map_or_else(|s| s.nodes, |a| a.nodes)
+        };
         let mut analysis = self.search.analyse(&discs, &limits);
+        let mut nodes = nodes_of(&analysis);
         if let Err(Stopped {
             reason: StopReason::Nodes,
             ..
@@ -296,10 +299,10 @@ impl Searcher {
             // Long work: wait for room as the budget's admission says, then go on from the
             // table the first try filled.
             budget.admit(budget.seconds.unwrap_or(f64::INFINITY))?;
-            limits.nodes = max_nodes.map(|n| before + n);
+            limits.nodes = max_nodes.map(|n| n.saturating_sub(nodes));
             analysis = self.search.analyse(&discs, &limits);
+            nodes += nodes_of(&analysis);
         }
-        let nodes = self.search.nodes() - before;
         let seconds = started.elapsed().as_secs_f64();
         let analysis = analysis
             .map_err(|stopped| self.stopped(position, &discs, stopped, nodes, seconds, budget))?;
@@ -309,14 +312,15 @@ impl Searcher {
     }
 
     /// A best line read from the book, carried past the book's edge by the search when that
-    /// takes at most [`LINE_NODES`] nodes (and the budget's time); else left at the edge.
+    /// takes at most [`LINE_NODES`] nodes (and the budget's time); else left at the edge. The
+    /// nodes it took.
     fn finish_line(
         &self,
         discs: &Discs,
         analysis: &mut crate::search::Analysis<u32, Discs>,
         budget: &Budget,
         started: Instant,
-    ) {
+    ) -> u64 {
         let rules = self.search.game();
         let mut edge = *discs;
         let mut score = analysis.score;
@@ -327,27 +331,28 @@ impl Searcher {
                     edge = p;
                     score = -score;
                 }
-                _ => return,
+                _ => return 0,
             }
         }
         let limits = Limits {
-            nodes: Some(
-                self.search.nodes()
-                    + if budget.small {
-                        SMALL_NODES
-                    } else {
-                        LINE_NODES
-                    },
-            ),
+            nodes: Some(if budget.small {
+                SMALL_NODES
+            } else {
+                LINE_NODES
+            }),
             cancel: budget.cancel.clone(),
             deadline: budget
                 .seconds
                 .map(|s| started + std::time::Duration::from_secs_f64(s * DEADLINE_SHARE)),
             threads: 0,
         };
-        if let Ok(rest) = self.search.line_from_score(&edge, score, &limits) {
-            analysis.best_line.extend(rest);
-            analysis.best_line_complete = true;
+        match self.search.line_from_score(&edge, score, &limits) {
+            Ok((rest, nodes)) => {
+                analysis.best_line.extend(rest);
+                analysis.best_line_complete = true;
+                nodes
+            }
+            Err(stopped) => stopped.nodes,
         }
     }
 

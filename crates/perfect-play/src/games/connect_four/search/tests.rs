@@ -268,6 +268,30 @@ fn a_node_budget_ends_with_proven_bounds() {
     assert!(search.score(&start, &cancel).is_err());
 }
 
+/// Questions asked of one searcher at once (a batch's lines side by side) each count their
+/// own nodes: a node budget stops each at its own, whatever the other visits.
+#[test]
+fn questions_asked_at_once_count_their_own_nodes() {
+    let game = ConnectFour::new(7, 6).unwrap();
+    let rules = Bitboards::new(&game);
+    let search = Search::new(rules.clone(), 1 << 22).unwrap();
+    let start = rules.discs(&game.empty());
+    let after_4 = rules.discs(&game.play_columns(&[3]).unwrap());
+    let bounded = |nodes| Limits {
+        nodes: Some(nodes),
+        threads: 1,
+        ..Limits::default()
+    };
+    let (small, large) = rayon::join(
+        || search.score(&start, &bounded(100_000)).unwrap_err(),
+        || search.score(&after_4, &bounded(1_000_000)).unwrap_err(),
+    );
+    // A worker looks at its budget every 4,096 nodes.
+    assert!((100_000..110_000).contains(&small.nodes), "{small}");
+    assert!((1_000_000..1_010_000).contains(&large.nodes), "{large}");
+    assert!(search.nodes() >= small.nodes + large.nodes);
+}
+
 /// A book of 5 x 4 to 6 plies: every score in it is the table's; a position it covers with
 /// its moves is read from it alone and equals the table (value, every move, a best line
 /// carried on past the book's edge); a search that passes through it agrees too.
@@ -332,7 +356,7 @@ fn a_book_agrees_with_the_table_and_answers_without_search() {
             }
         }
         if !analysis.best_line_complete {
-            line.extend(fresh.line_from_score(&edge, score, &limits()).unwrap());
+            line.extend(fresh.line_from_score(&edge, score, &limits()).unwrap().0);
         }
         let mut board = rules.board(p);
         for &column in &line {
