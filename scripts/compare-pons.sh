@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Side by side with Pascal Pons' Connect Four solver (github.com/PascalPons/connect4, AGPL:
 # never copied here). Build it outside this repository (`make` in a snapshot of it) and give
-# its directory:
+# its directory (both cores ours: the lines side by side, as `connect-four --batch` does):
 #
 #   scripts/compare-pons.sh /path/to/connect4 [positions-file]
 #
@@ -23,7 +23,7 @@ ours_scores="$root/target/release/examples/connect_four_search"
 theirs="$pons_dir/c4solver"
 wall() { local start=$(date +%s.%N); "$@" > /dev/null 2>&1; echo "$(date +%s.%N) - $start" | bc; }
 echo "positions: $(wc -l < "$positions") lines of $(basename "${2:-$reference}")"
-echo "scores:       theirs $(wall sh -c "'$theirs' -b none < '$positions'") s, ours $(wall sh -c "'$ours_scores' --threads 2 --table-mib 64 < '$positions'") s"
+echo "scores:       theirs $(wall sh -c "'$theirs' -b none < '$positions'") s, ours $(wall sh -c "'$ours_scores' --threads 2 --table-mib 64 --lines-in-parallel < '$positions'") s (one line at a time: $(wall sh -c "'$ours_scores' --threads 2 --table-mib 64 < '$positions'") s)"
 echo "every move:   theirs $(wall sh -c "'$theirs' -b none -a < '$positions'") s, ours $(wall sh -c "'$ours_cli' connect-four --batch --json < '$positions'") s"
 echo "4453:         theirs $(wall sh -c "echo 4453 | '$theirs' -b none") s, ours $(wall "$ours_cli" connect-four 4453 --json) s"
 rm -f "$positions"

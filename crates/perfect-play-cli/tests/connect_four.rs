@@ -342,6 +342,59 @@ fn a_batch_answers_each_line_with_one_table() {
     assert_eq!(lines[0]["table_bytes"], lines[1]["table_bytes"]);
 }
 
+/// Lines answered side by side are written in the input's order, each as the position asked
+/// alone answers it (blank lines skipped, a bad line in the middle, the line numbers kept).
+#[test]
+fn a_batch_answered_side_by_side_keeps_the_order_and_the_answers() {
+    let positions = [
+        // A longer search first: the quick lines after it finish before it.
+        "44444326523",
+        "752276321466322433217754651351",
+        "",
+        "1755544276367766243177433654312",
+        "8",
+        "4517613253774654554161171274364573",
+        "523172463225636774163335614517627",
+        "6327162661776555436757723213231521",
+        "564775531267166711477212261226554",
+        "6212233661165436276151513372",
+        "675321134124541622133527621377",
+    ];
+    let input = positions.join("\n") + "\n";
+    let out = common::run_with_input(&["connect-four", "--batch", "--threads", "2"], Some(&input));
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "the bad line makes the status 2"
+    );
+    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let asked: Vec<(usize, &str)> = positions
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| !p.is_empty())
+        .map(|(i, p)| (i + 1, *p))
+        .collect();
+    assert_eq!(lines.len(), asked.len());
+    for (answer, (number, position)) in lines.iter().zip(&asked) {
+        assert_eq!(answer["line"], json!(number));
+        if *position == "8" {
+            assert!(
+                answer["error"].as_str().unwrap().contains("column"),
+                "{answer}"
+            );
+            continue;
+        }
+        let alone = json(&["connect-four", position]);
+        for field in ["outcome", "remoteness", "moves", "best_line", "position"] {
+            assert_eq!(answer[field], alone[field], "{position}: {field}");
+        }
+    }
+}
+
 /// The second audit (issue 30): one column of 63 rows was refused (1.85e18 table indices);
 /// the search answers it at once: the discs alternate, no four, a tie when it fills.
 #[test]

@@ -1,7 +1,9 @@
 //! Times the search on 7 x 6 positions read from stdin (columns played, one a line), as
 //! Pascal Pons' solver's main program does: `score nodes microseconds` a line, then the total.
 //! `--threads N` (default every core), `--analyse` (every move's score, as his `-a`),
-//! `--table-mib M` (default 1024).
+//! `--table-mib M` (default 1024), `--lines-in-parallel` (the lines shared out over the
+//! threads, each line's search splitting further when a thread is free; the output in the
+//! input's order).
 //!
 //! cargo run --release -p perfect-play --features examples --example connect_four_search -- --threads 1 < positions.txt
 
@@ -21,6 +23,7 @@ fn main() {
     };
     let threads = flag("--threads").unwrap_or(0) as usize;
     let analyse = args.iter().any(|a| a == "--analyse");
+    let in_parallel = args.iter().any(|a| a == "--lines-in-parallel");
     let table_mib = flag("--table-mib").unwrap_or(1024);
     let game = ConnectFour::new(7, 6).expect("7 x 6");
     let rules = Bitboards::new(&game);
@@ -30,32 +33,44 @@ fn main() {
         ..Limits::default()
     };
     let started = Instant::now();
-    for line in std::io::stdin().lock().lines() {
-        let line = line.expect("stdin");
-        let columns =
-            perfect_play::games::connect_four::parse_columns(line.trim()).expect("columns");
+    let lines: Vec<String> = std::io::stdin()
+        .lock()
+        .lines()
+        .map(|l| l.expect("stdin").trim().to_string())
+        .collect();
+    let answer = |line: &String| {
+        let columns = perfect_play::games::connect_four::parse_columns(line).expect("columns");
         let discs = rules.discs(&game.play_columns(&columns).expect("a game"));
-        let before = search.nodes();
         let at = Instant::now();
-        let scores = if analyse {
+        let (scores, nodes) = if analyse {
             let analysis = search.analyse(&discs, &limits).expect("no limits");
             let mut by_column = vec![String::from("-"); 7];
             for m in &analysis.moves {
                 by_column[m.mv as usize] = (m.score).to_string();
             }
-            by_column.join(" ")
+            (by_column.join(" "), analysis.nodes)
         } else {
-            search
-                .score(&discs, &limits)
-                .expect("no limits")
-                .to_string()
+            let before = search.nodes();
+            let score = search.score(&discs, &limits).expect("no limits");
+            // Lines side by side share the node count: this one's is then approximate.
+            (score.to_string(), search.nodes() - before)
         };
-        println!(
-            "{} {scores} {} {}",
-            line.trim(),
-            search.nodes() - before,
-            at.elapsed().as_micros()
-        );
+        format!("{line} {scores} {nodes} {}", at.elapsed().as_micros())
+    };
+    if in_parallel {
+        use rayon::prelude::*;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a pool");
+        let answers: Vec<String> = pool.install(|| lines.par_iter().map(answer).collect());
+        for a in answers {
+            println!("{a}");
+        }
+    } else {
+        for line in &lines {
+            println!("{}", answer(line));
+        }
     }
     eprintln!(
         "total {:.3} s, {} nodes",

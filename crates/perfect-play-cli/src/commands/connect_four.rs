@@ -5,7 +5,7 @@ use super::engine::{
     database_json, no_files_under_small_budget, open_database, read_database, refuse_if_too_large,
     solve_into_database, solve_with_bar,
 };
-use super::{Budget, CommandError, batch_lines};
+use super::{Budget, CommandError, batch_lines, batch_lines_side_by_side};
 use crate::Io;
 use crate::args::{ConnectFourArgs, ConnectFourMethod};
 use crate::output::{Output, result_sentence, verdict_of};
@@ -179,14 +179,17 @@ fn table(
 }
 
 /// `--batch`: one position a line, one JSON object a line; the search keeps its table from
-/// line to line, the table method solves the board once.
+/// line to line and answers lines side by side (written in order), the table method solves
+/// the board once.
 pub fn batch(args: &ConnectFourArgs, budget: &Budget, io: &mut Io<'_>) -> Result<(), CommandError> {
     let board = ConnectFour::new(args.width, args.height)?;
     let threads = usize::from(args.threads);
     let book = book_of(args, budget)?;
     if book.is_some() || method_of(args, &board)? == Method::Search {
         let searcher = searched(board, book.as_ref(), budget)?;
-        return batch_lines(io, |line| {
+        // Positions side by side, one table: two lines on two cores keep both busy better
+        // than one line's tree split between them.
+        return batch_lines_side_by_side(io, threads, |line| {
             let mut answer = searcher.answer(line.trim(), budget, args.max_nodes, threads)?;
             if let Some(book) = &book {
                 answer

@@ -144,51 +144,174 @@ pub fn batch_lines(
     io: &mut Io<'_>,
     answer: impl Fn(&str) -> Result<serde_json::Value, CommandError>,
 ) -> Result<(), CommandError> {
-    let mut failures = 0usize;
-    let mut bytes = Vec::new();
-    let mut number = 0usize;
-    loop {
-        bytes.clear();
-        if io.stdin.read_until(b'\n', &mut bytes)? == 0 {
-            break;
-        }
-        number += 1;
-        let mut raw: &[u8] = &bytes;
-        if number == 1 {
-            raw = raw.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(raw);
-        }
-        let result = match std::str::from_utf8(raw) {
-            Ok(line) if line.trim().is_empty() => continue,
-            Ok(line) => answer(line.trim_end_matches(['\n', '\r'])),
-            Err(e) => Err(format!(
-                "the line is not UTF-8 text (a bad byte at column {})",
-                e.valid_up_to() + 1
-            )
-            .into()),
+    let mut lines = BatchLines::default();
+    while let Some((number, raw)) = lines.next(io)? {
+        let result = match batch_text(&raw) {
+            Ok(line) => answer(line).map_err(|e| {
+                if e.downcast_ref::<WriteFailed>().is_some() {
+                    Err(e)
+                } else {
+                    Ok(e.to_string())
+                }
+            }),
+            Err(message) => Err(Ok(message)),
         };
+        let result = match result {
+            Ok(value) => Ok(value),
+            Err(Ok(message)) => Err(message),
+            Err(Err(write_failed)) => return Err(write_failed),
+        };
+        lines.write(io, number, &raw, result)?;
+    }
+    lines.finish()
+}
+
+/// [`batch_lines`] with the lines answered side by side on a pool of `threads` threads (0:
+/// one per core; each answer may split its own work further when a thread is free), written
+/// in the input's order. A few lines per thread are read ahead: for batches of independent
+/// questions (Connect Four's positions by search: both cores busy on separate lines instead
+/// of sharing one line's tree).
+pub fn batch_lines_side_by_side(
+    io: &mut Io<'_>,
+    threads: usize,
+    answer: impl Fn(&str) -> Result<serde_json::Value, CommandError> + Sync,
+) -> Result<(), CommandError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| format!("could not start {threads} threads: {e}"))?;
+    // Lines read and not yet written: the ones answered wait for the earliest.
+    let ahead = 4 * pool.current_num_threads();
+    let answer = &answer;
+    let mut lines = BatchLines::default();
+    let (done, finished) = std::sync::mpsc::channel::<(usize, LineAnswer)>();
+    let mut waiting: std::collections::VecDeque<Waiting> = std::collections::VecDeque::new();
+    let mut read_all = false;
+    pool.in_place_scope(|scope| {
+        loop {
+            while !read_all && waiting.len() < ahead {
+                let Some((number, raw)) = lines.next(io)? else {
+                    read_all = true;
+                    break;
+                };
+                match batch_text(&raw) {
+                    Ok(line) => {
+                        let line = line.to_string();
+                        let done = done.clone();
+                        scope.spawn(move |_| {
+                            let result = answer(&line).map_err(|e| e.to_string());
+                            // The receiver is gone only when writing failed: nothing to say.
+                            let _ = done.send((number, result));
+                        });
+                        waiting.push_back((number, raw, None));
+                    }
+                    Err(message) => waiting.push_back((number, raw, Some(Err(message)))),
+                }
+            }
+            while waiting
+                .front()
+                .is_some_and(|(_, _, result)| result.is_some())
+            {
+                let Some((number, raw, Some(result))) = waiting.pop_front() else {
+                    break;
+                };
+                lines.write(io, number, &raw, result)?;
+            }
+            if waiting.is_empty() {
+                if read_all {
+                    return lines.finish();
+                }
+                continue;
+            }
+            // The earliest line is still being answered, and as many lines as may be are
+            // read (or all): wait for an answer.
+            let (number, result) = finished
+                .recv()
+                .map_err(|_| "a batch line's answer was lost (a bug: please report it)")?;
+            if let Some(slot) = waiting.iter_mut().find(|(n, _, _)| *n == number) {
+                slot.2 = Some(result);
+            }
+        }
+    })
+}
+
+/// A line read and not yet written: its number, its bytes, its answer once there.
+type Waiting = (usize, Vec<u8>, Option<LineAnswer>);
+
+/// A batch line's answer, or the error to write.
+type LineAnswer = Result<serde_json::Value, String>;
+
+/// A batch's lines as read, and its failures so far.
+#[derive(Default)]
+struct BatchLines {
+    number: usize,
+    failures: usize,
+}
+
+impl BatchLines {
+    /// The next non-blank line's number and bytes (a leading byte-order mark skipped), or
+    /// None at the end of the input.
+    fn next(&mut self, io: &mut Io<'_>) -> Result<Option<(usize, Vec<u8>)>, CommandError> {
+        loop {
+            let mut bytes = Vec::new();
+            if io.stdin.read_until(b'\n', &mut bytes)? == 0 {
+                return Ok(None);
+            }
+            self.number += 1;
+            if self.number == 1 && bytes.starts_with(b"\xEF\xBB\xBF") {
+                bytes.drain(..3);
+            }
+            if std::str::from_utf8(&bytes).is_ok_and(|line| line.trim().is_empty()) {
+                continue;
+            }
+            return Ok(Some((self.number, bytes)));
+        }
+    }
+
+    /// Write a line's answer, or its error object (and the error on stderr).
+    fn write(
+        &mut self,
+        io: &mut Io<'_>,
+        number: usize,
+        raw: &[u8],
+        result: Result<serde_json::Value, String>,
+    ) -> Result<(), CommandError> {
         let value = match result {
             Ok(mut value) => {
                 value["line"] = serde_json::json!(number);
                 value
             }
             Err(e) => {
-                if e.downcast_ref::<WriteFailed>().is_some() {
-                    return Err(e);
-                }
-                failures += 1;
+                self.failures += 1;
                 let _ = writeln!(io.stderr, "perfect-play: line {number}: {e}");
                 let input = String::from_utf8_lossy(raw);
                 serde_json::json!({
                     "line": number,
                     "input": perfect_play::parse::shorten(input.trim_end_matches(['\n', '\r'])),
-                    "error": e.to_string(),
+                    "error": e,
                 })
             }
         };
-        emit(io, &value.to_string())?;
+        emit(io, &value.to_string())
     }
-    if failures > 0 {
-        return Err(format!("{failures} batch line(s) could not be answered").into());
+
+    /// The batch's end: an error when a line could not be answered.
+    fn finish(self) -> Result<(), CommandError> {
+        if self.failures > 0 {
+            return Err(format!("{} batch line(s) could not be answered", self.failures).into());
+        }
+        Ok(())
     }
-    Ok(())
+}
+
+/// A batch line's text without its line ending, or why it is not text.
+fn batch_text(raw: &[u8]) -> Result<&str, String> {
+    std::str::from_utf8(raw)
+        .map(|line| line.trim_end_matches(['\n', '\r']))
+        .map_err(|e| {
+            format!(
+                "the line is not UTF-8 text (a bad byte at column {})",
+                e.valid_up_to() + 1
+            )
+        })
 }
