@@ -147,19 +147,13 @@ pub fn batch_lines(
     let mut lines = BatchLines::default();
     while let Some((number, raw)) = lines.next(io)? {
         let result = match batch_text(&raw) {
-            Ok(line) => answer(line).map_err(|e| {
-                if e.downcast_ref::<WriteFailed>().is_some() {
-                    Err(e)
-                } else {
-                    Ok(e.to_string())
-                }
-            }),
-            Err(message) => Err(Ok(message)),
-        };
-        let result = match result {
-            Ok(value) => Ok(value),
-            Err(Ok(message)) => Err(message),
-            Err(Err(write_failed)) => return Err(write_failed),
+            Ok(line) => match answer(line) {
+                Ok(value) => Ok(value),
+                // A failed write ends the batch; any other error is the line's.
+                Err(e) if e.downcast_ref::<WriteFailed>().is_some() => return Err(e),
+                Err(e) => Err(e.to_string()),
+            },
+            Err(message) => Err(message),
         };
         lines.write(io, number, &raw, result)?;
     }
