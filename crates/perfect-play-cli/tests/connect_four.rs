@@ -313,6 +313,15 @@ fn a_node_budget_ends_with_what_was_proven() {
     );
 }
 
+/// A batch's output: one JSON object a line.
+fn json_lines(stdout: &[u8]) -> Vec<serde_json::Value> {
+    String::from_utf8(stdout.to_vec())
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
 #[test]
 fn a_batch_answers_each_line_with_one_table() {
     let out = common::run_with_input(
@@ -324,11 +333,7 @@ fn a_batch_answers_each_line_with_one_table() {
         Some(2),
         "a bad line makes the batch's status 2"
     );
-    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = json_lines(&out.stdout);
     assert_eq!(lines.len(), 3);
     assert_eq!(
         (&lines[0]["line"], &lines[0]["outcome"]),
@@ -367,11 +372,7 @@ fn a_batch_answered_side_by_side_keeps_the_order_and_the_answers() {
         Some(2),
         "the bad line makes the status 2"
     );
-    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = json_lines(&out.stdout);
     let asked: Vec<(usize, &str)> = positions
         .iter()
         .enumerate()
