@@ -3,13 +3,13 @@
 //! `--threads N` (default every core), `--analyse` (every move's score, as his `-a`),
 //! `--table-mib M` (default 1024), `--lines-in-parallel` (the lines shared out over the
 //! threads, each line's search splitting further when a thread is free; the output in the
-//! input's order).
+//! input's order), `--history` and `--killers` (the move-ordering heuristics, off by default).
 //!
 //! cargo run --release -p perfect-play --features examples --example connect_four_search -- --threads 1 < positions.txt
 
 use perfect_play::games::connect_four::ConnectFour;
 use perfect_play::games::connect_four::search::Bitboards;
-use perfect_play::search::{Limits, Search};
+use perfect_play::search::{Heuristics, Limits, Search};
 use std::io::BufRead;
 use std::time::Instant;
 
@@ -27,7 +27,12 @@ fn main() {
     let table_mib = flag("--table-mib").unwrap_or(1024);
     let game = ConnectFour::new(7, 6).expect("7 x 6");
     let rules = Bitboards::new(&game);
-    let search = Search::new(rules.clone(), table_mib << 20).expect("table");
+    let mut search = Search::new(rules.clone(), table_mib << 20).expect("table");
+    search.set_heuristics(Heuristics {
+        history: args.iter().any(|a| a == "--history"),
+        killers: args.iter().any(|a| a == "--killers"),
+    });
+    let search = search;
     let limits = Limits {
         threads,
         ..Limits::default()

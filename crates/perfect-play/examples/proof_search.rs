@@ -1,8 +1,9 @@
-//! The proof search's node counts and times with and without the history heuristic: Quixo
-//! 5 x 5 positions searched to a fixed horizon (every iteration up to it), one line each.
+//! The proof search's node counts and times with and without the history heuristic and
+//! killer moves: Quixo 5 x 5 positions searched to a fixed horizon (every iteration up to
+//! it), one line each.
 //!
 //! `cargo run --release -p perfect-play --features examples --example proof_search -- PLIES
-//! [--history] < positions` (one Quixo 5 x 5 position a line, `xx.../...:x`).
+//! [--history] [--killers] < positions` (one Quixo 5 x 5 position a line, `xx.../...:x`).
 
 use perfect_play::games::quixo::Quixo;
 use perfect_play::registry::BoardGame;
@@ -14,6 +15,7 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let plies: u32 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(6);
     let history = args.iter().any(|a| a == "--history");
+    let killers = args.iter().any(|a| a == "--killers");
     let game = Quixo::new(5).expect("5 x 5");
     let key = |m: &<Quixo as perfect_play::Game>::Move| game.move_key(m);
     let (mut nodes, mut seconds) = (0, 0.0);
@@ -26,6 +28,7 @@ fn main() {
         let limits = ProofLimits {
             max_plies: plies,
             history,
+            killers,
             ..ProofLimits::default()
         };
         let mut search = ProofSearch::new(&game, &key, limits).expect("table");
@@ -36,5 +39,5 @@ fn main() {
         nodes += search.nodes();
         seconds += took;
     }
-    println!("total: {nodes} nodes, {seconds:.3} s (history {history})");
+    println!("total: {nodes} nodes, {seconds:.3} s (history {history}, killers {killers})");
 }

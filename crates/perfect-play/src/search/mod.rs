@@ -27,6 +27,63 @@ use thiserror::Error;
 /// The most moves a position may have.
 pub const MAX_CHILDREN: usize = 32;
 
+/// Slots of the history table: a game names each of its moves by a slot (taken modulo this),
+/// moves that do the same thing anywhere sharing one.
+pub const MOVE_SLOTS: usize = 128;
+
+/// The slot of no move (a ply without killer moves yet).
+pub const NO_SLOT: u16 = u16::MAX;
+
+/// Plies from the root with killer moves of their own (deeper plies share the last).
+const KILLER_PLIES: usize = 64;
+
+/// What the search has learned about moves, for [`ScoreGame::children`]'s order to use
+/// below the game's own criteria (or not at all): all zero and [`NO_SLOT`] with the
+/// heuristics off, so that an order by them changes nothing then.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveHints<'a> {
+    /// Per slot: the cut-offs the move made, each weighted by the square of the moves left
+    /// (the history heuristic, Schaeffer 1989).
+    pub history: &'a [u32; MOVE_SLOTS],
+    /// The last two moves that cut off at this ply, newest first (killer moves).
+    pub killers: [u16; 2],
+    /// Whether any heuristic is on (when not, [`MoveHints::rank`] is 0 for every move and a
+    /// game may skip it).
+    pub active: bool,
+}
+
+impl MoveHints<'_> {
+    /// No heuristic on.
+    pub const NONE: MoveHints<'static> = MoveHints {
+        history: &[0; MOVE_SLOTS],
+        killers: [NO_SLOT; 2],
+        active: false,
+    };
+
+    /// A move's rank among equals by the heuristics: killers first (the newest before the
+    /// other), then by history.
+    #[must_use]
+    pub fn rank(&self, slot: u16) -> u64 {
+        let killer = if slot == self.killers[0] {
+            2
+        } else if slot == self.killers[1] {
+            1
+        } else {
+            0
+        };
+        (killer << 32) | u64::from(self.history[usize::from(slot) % MOVE_SLOTS])
+    }
+}
+
+/// The move-ordering heuristics a search keeps (the game's own order always applies first).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Heuristics {
+    /// Count cut-offs per move slot.
+    pub history: bool,
+    /// Keep the last two moves that cut off at each ply.
+    pub killers: bool,
+}
+
 /// What a position is without searching below it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Node<S> {
@@ -74,15 +131,19 @@ pub trait ScoreGame: Sync {
     /// The position's score or bounds of it, for a position where the mover cannot win at
     /// once (the search calls it only there).
     fn node(&self, position: &Self::Position) -> Node<Self::Scratch>;
-    /// The positions after the moves worth searching, best first, each one where the
-    /// mover cannot win at once; moves left out must not be better than [`ScoreGame::node`]'s
-    /// lower bound.
+    /// The positions after the moves worth searching, best first (the game's criteria,
+    /// then `hints` among equals if the game likes), each one where the mover cannot win at
+    /// once; moves left out must not be better than [`ScoreGame::node`]'s lower bound.
     fn children(
         &self,
         position: &Self::Position,
         scratch: Self::Scratch,
+        hints: &MoveHints<'_>,
         out: &mut ArrayVec<Self::Position, MAX_CHILDREN>,
     );
+    /// The slot ([`MOVE_SLOTS`]) of the move from `position` to `child`, one of its
+    /// [`ScoreGame::children`]: asked only of a move that cut off, with a heuristic on.
+    fn move_slot(&self, position: &Self::Position, child: &Self::Position) -> u16;
     /// Every legal move and what it leads to, in the game's order.
     fn moves(
         &self,
@@ -180,6 +241,53 @@ pub struct Search<G: ScoreGame> {
     table: TranspositionTable,
     nodes: AtomicU64,
     book: std::sync::Arc<Book>,
+    heuristics: Heuristics,
+}
+
+/// What a worker learned about moves: a copy goes down to each fork, so that a thread starts
+/// with what its parent knew.
+#[derive(Clone)]
+struct Learned {
+    history: [u32; MOVE_SLOTS],
+    killers: [[u16; 2]; KILLER_PLIES],
+}
+
+impl Learned {
+    fn new() -> Learned {
+        Learned {
+            history: [0; MOVE_SLOTS],
+            killers: [[NO_SLOT; 2]; KILLER_PLIES],
+        }
+    }
+
+    fn hints(&self, ply: u32) -> MoveHints<'_> {
+        MoveHints {
+            history: &self.history,
+            killers: self.killers[(ply as usize).min(KILLER_PLIES - 1)],
+            active: true,
+        }
+    }
+
+    /// The move in `slot` cut off at `ply` with `depth` moves left.
+    fn cut(&mut self, heuristics: Heuristics, slot: u16, ply: u32, depth: u32) {
+        if heuristics.history {
+            let count = &mut self.history[usize::from(slot) % MOVE_SLOTS];
+            *count = count.saturating_add(depth * depth);
+            if *count >= 1 << 30 {
+                // Halved together, the counts keep their order and room to grow.
+                for count in &mut self.history {
+                    *count /= 2;
+                }
+            }
+        }
+        if heuristics.killers {
+            let killers = &mut self.killers[(ply as usize).min(KILLER_PLIES - 1)];
+            if killers[0] != slot {
+                killers[1] = killers[0];
+                killers[0] = slot;
+            }
+        }
+    }
 }
 
 /// One thread's search.
@@ -196,6 +304,9 @@ struct Worker<'a, G: ScoreGame> {
     call: &'a Call<'a>,
     /// Raised when the work is no longer needed: a sibling above proved a cut-off.
     aborts: ArrayVec<&'a AtomicBool, MAX_SPLITS>,
+    heuristics: Heuristics,
+    /// What the heuristics learned (none when they are off).
+    learned: Option<Box<Learned>>,
 }
 
 /// Why a worker unwound.
@@ -313,7 +424,11 @@ impl<G: ScoreGame> Worker<'_, G> {
             }
         }
         let mut children = ArrayVec::new();
-        self.game.children(position, scratch, &mut children);
+        let hints = self
+            .learned
+            .as_ref()
+            .map_or(MoveHints::NONE, |learned| learned.hints(ply));
+        self.game.children(position, scratch, &hints, &mut children);
         // Enhanced transposition cut-off: a move whose position the table already knows to
         // be bad enough for the opponent cuts without a search. The look-ups also bring the
         // children's buckets into the cache together, while the first child is searched.
@@ -350,6 +465,10 @@ impl<G: ScoreGame> Worker<'_, G> {
                 Ok(child_score) => {
                     let score = -child_score;
                     if score >= beta {
+                        if let Some(learned) = &mut self.learned {
+                            let slot = self.game.move_slot(position, child);
+                            learned.cut(self.heuristics, slot, ply, depth);
+                        }
                         result = Ok(Some(score));
                         break;
                     }
@@ -452,6 +571,8 @@ impl<G: ScoreGame> Worker<'_, G> {
             total: self.total,
             call: self.call,
             aborts,
+            heuristics: self.heuristics,
+            learned: self.learned.clone(),
         }
     }
 
@@ -488,7 +609,13 @@ impl<G: ScoreGame> Search<G> {
             game,
             nodes: AtomicU64::new(0),
             book: std::sync::Arc::default(),
+            heuristics: Heuristics::default(),
         })
+    }
+
+    /// The move-ordering heuristics to keep (none by default: see [`Heuristics`]).
+    pub fn set_heuristics(&mut self, heuristics: Heuristics) {
+        self.heuristics = heuristics;
     }
 
     /// The game.
@@ -650,6 +777,8 @@ impl<G: ScoreGame> Search<G> {
             total: &self.nodes,
             call,
             aborts: ArrayVec::new(),
+            heuristics: self.heuristics,
+            learned: (self.heuristics != Heuristics::default()).then(|| Box::new(Learned::new())),
         }
     }
 

@@ -67,6 +67,9 @@ pub struct ProofLimits {
     /// on Quixo 5 x 5 it saved 2% of the nodes to 6 plies and cost 3% more to 7, and 10-20%
     /// more time for the sort: BENCHMARKS.md).
     pub history: bool,
+    /// Try the last two moves that cut off at the same ply next after the table's best move
+    /// (killer moves, matched by the game's move key; off by default: BENCHMARKS.md).
+    pub killers: bool,
 }
 
 impl Default for ProofLimits {
@@ -78,6 +81,7 @@ impl Default for ProofLimits {
             max_plies: 200,
             max_entries: 1 << 20,
             history: false,
+            killers: false,
         }
     }
 }
@@ -99,6 +103,8 @@ pub struct ProofSearch<'g, G: Game> {
     move_key: &'g (dyn Fn(&G::Move) -> u32 + Sync),
     table: FxHashMap<G::Position, Entry>,
     history: Vec<u32>,
+    /// Per ply from the root: the keys of the last two moves that cut off there, newest first.
+    killers: Vec<[Option<u32>; 2]>,
     nodes: u64,
     limits: ProofLimits,
 }
@@ -166,6 +172,7 @@ impl<'g, G: Game> ProofSearch<'g, G> {
             move_key,
             table,
             history: vec![0; HISTORY_SLOTS],
+            killers: Vec::new(),
             nodes: 0,
             limits,
         })
@@ -250,6 +257,19 @@ impl<'g, G: Game> ProofSearch<'g, G> {
         Ok(())
     }
 
+    /// The move keyed `key` cut off at `ply`.
+    fn remember_killer(&mut self, ply: u32, key: u32) {
+        let ply = ply as usize;
+        if self.killers.len() <= ply {
+            self.killers.resize(ply + 1, [None; 2]);
+        }
+        let killers = &mut self.killers[ply];
+        if killers[0] != Some(key) {
+            killers[1] = killers[0];
+            killers[0] = Some(key);
+        }
+    }
+
     /// The root-relative value of `position` (at `ply`) within `left` more plies, if within
     /// `(alpha, beta)`; else a bound on the side it fell.
     fn negamax(
@@ -297,19 +317,31 @@ impl<'g, G: Game> ProofSearch<'g, G> {
             }
         }
         let mut order: Vec<usize> = (0..moves.len()).collect();
-        let keys: Vec<usize> = if self.limits.history {
-            moves
-                .iter()
-                .map(|m| (self.move_key)(m) as usize % HISTORY_SLOTS)
-                .collect()
+        let heuristics = self.limits.history || self.limits.killers;
+        let keys: Vec<u32> = if heuristics {
+            moves.iter().map(|m| (self.move_key)(m)).collect()
         } else {
             vec![0; moves.len()]
         };
-        if self.limits.history {
+        if heuristics {
+            let killers = if self.limits.killers {
+                self.killers.get(ply as usize).copied().unwrap_or_default()
+            } else {
+                [None; 2]
+            };
+            let history = |i: usize| {
+                if self.limits.history {
+                    self.history[keys[i] as usize % HISTORY_SLOTS]
+                } else {
+                    0
+                }
+            };
             order.sort_by_key(|&i| {
+                let killer = killers.iter().position(|&k| k == Some(keys[i]));
                 (
                     Some(i) != best_first,
-                    std::cmp::Reverse(self.history[keys[i]]),
+                    killer.unwrap_or(2),
+                    std::cmp::Reverse(history(i)),
                 )
             });
         } else if let Some(first) = best_first.filter(|&b| b < order.len()) {
@@ -332,8 +364,13 @@ impl<'g, G: Game> ProofSearch<'g, G> {
             if score > alpha {
                 alpha = score;
                 if alpha >= beta {
-                    let slot = &mut self.history[keys[i]];
-                    *slot = slot.saturating_add(left * left);
+                    if self.limits.history {
+                        let slot = &mut self.history[keys[i] as usize % HISTORY_SLOTS];
+                        *slot = slot.saturating_add(left * left);
+                    }
+                    if self.limits.killers {
+                        self.remember_killer(ply, keys[i]);
+                    }
                     break;
                 }
             }

@@ -44,13 +44,21 @@ fn check(got: Option<Proven>, table: Option<Proven>, max_plies: u32, what: &dyn 
     }
 }
 
+/// The move order's heuristics a test turns on.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Order {
+    Plain,
+    History,
+    HistoryAndKillers,
+}
+
 /// Every `every`-th index: the position's value and every move's agree with the table.
 /// Returns the positions proven and those left unproven.
 fn agrees_with_the_table<G: BoardGame>(
     game: &G,
     every: u64,
     max_plies: u32,
-    history: bool,
+    order: Order,
 ) -> (u64, u64)
 where
     G::Position: std::fmt::Debug,
@@ -60,7 +68,8 @@ where
     let key = |m: &G::Move| game.move_key(m);
     let limits = ProofLimits {
         max_plies,
-        history,
+        history: order != Order::Plain,
+        killers: order == Order::HistoryAndKillers,
         ..ProofLimits::default()
     };
     let mut search = ProofSearch::new(game, &key, limits).unwrap();
@@ -116,33 +125,62 @@ where
 #[test]
 fn proofs_agree_with_the_table_of_quixo_3_by_3() {
     // Every position is decided within 12 plies (the start: a first-player win in 7).
-    let (proven, unproven) = agrees_with_the_table(&Quixo::new(3).unwrap(), 1, 12, false);
+    let (proven, unproven) = agrees_with_the_table(&Quixo::new(3).unwrap(), 1, 12, Order::Plain);
     assert!(proven > 20_000 && unproven == 0, "{proven} {unproven}");
 }
 
 #[test]
 fn proofs_agree_with_the_table_of_teeko_on_a_small_board() {
-    let (proven, unproven) = agrees_with_the_table(&Teeko::new(4, 3).unwrap(), 41, 8, false);
+    let (proven, unproven) = agrees_with_the_table(&Teeko::new(4, 3).unwrap(), 41, 8, Order::Plain);
     assert!(proven > 100 && unproven > 10, "{proven} {unproven}");
 }
 
 #[test]
 fn proofs_agree_with_the_table_of_dobutsu_with_lions_and_chicks() {
-    let (proven, unproven) =
-        agrees_with_the_table(&Dobutsu::with_kinds(false, false, true), 13, 9, false);
+    let (proven, unproven) = agrees_with_the_table(
+        &Dobutsu::with_kinds(false, false, true),
+        13,
+        9,
+        Order::Plain,
+    );
     assert!(proven > 100 && unproven > 10, "{proven} {unproven}");
 }
 
 #[test]
 fn proofs_agree_with_the_tables_of_dodgem_and_mu_torere() {
-    agrees_with_the_table(&Dodgem::new(3).unwrap(), 1, 14, false);
-    agrees_with_the_table(&MuTorere, 1, 14, false);
+    agrees_with_the_table(&Dodgem::new(3).unwrap(), 1, 14, Order::Plain);
+    agrees_with_the_table(&MuTorere, 1, 14, Order::Plain);
 }
 
-/// The history heuristic orders moves differently, and proves the same values.
+/// The history heuristic orders moves differently, and proves the same values; so do
+/// killer moves on top of it.
 #[test]
-fn proofs_with_the_history_heuristic_agree_too() {
-    agrees_with_the_table(&Dodgem::new(3).unwrap(), 1, 14, true);
-    agrees_with_the_table(&Dobutsu::with_kinds(false, false, true), 97, 9, true);
-    agrees_with_the_table(&Quixo::new(3).unwrap(), 7, 12, true);
+fn proofs_with_the_history_heuristic_and_killer_moves_agree_too() {
+    for order in [Order::History, Order::HistoryAndKillers] {
+        agrees_with_the_table(&Dodgem::new(3).unwrap(), 1, 14, order);
+        agrees_with_the_table(&Dobutsu::with_kinds(false, false, true), 97, 9, order);
+        agrees_with_the_table(&Quixo::new(3).unwrap(), 7, 12, order);
+    }
+}
+
+/// Killer moves change the order the search takes (a test of the test above: were they
+/// never used, it would prove nothing about them).
+#[test]
+fn killer_moves_change_the_nodes_a_proof_takes() {
+    let game = Quixo::new(4).unwrap();
+    let key = |m: &<Quixo as crate::Game>::Move| game.move_key(m);
+    let position = game.parse_position("xx../oo../..../....:x").unwrap();
+    let nodes = |killers: bool| {
+        let limits = ProofLimits {
+            max_plies: 5,
+            killers,
+            ..ProofLimits::default()
+        };
+        let mut search = ProofSearch::new(&game, &key, limits).unwrap();
+        let proven = search.prove(&position);
+        (format!("{proven:?}"), search.nodes())
+    };
+    let (plain, with_killers) = (nodes(false), nodes(true));
+    assert_eq!(plain.0, with_killers.0);
+    assert_ne!(plain.1, with_killers.1);
 }

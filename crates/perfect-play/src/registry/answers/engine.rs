@@ -208,6 +208,7 @@ fn by_search(
             .map(|s| started + std::time::Duration::from_secs_f64(s * 0.85)),
         max_plies: 200,
         history: false,
+        killers: false,
         max_entries: (budget.memory(PROOF_TABLE_BYTES).min(PROOF_TABLE_BYTES)
             / PROOF_BYTES_PER_ENTRY) as usize,
     };
