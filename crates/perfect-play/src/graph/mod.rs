@@ -3,9 +3,9 @@
 //! Three ways in, one graph underneath:
 //! - [`GameGraph`]: positions numbered `0..n`, each with its moves (the positions they lead
 //!   to) or, when it has none, its result for the player to move. It is an
-//!   [`IndexedGame`](crate::engine::IndexedGame) with un-moves, so the engine solves it by
+//!   [`IndexedGame`] with un-moves, so the engine solves it by
 //!   retrograde analysis on every core, loops and draws included.
-//! - [`hashed`]: any [`Game`](crate::Game) whose positions hash (or a game known only through
+//! - [`hashed`]: any [`Game`] whose positions hash (or a game known only through
 //!   callbacks, as Python's are): the positions reachable from the start are found and
 //!   numbered through a hash table, then solved as a [`GameGraph`]. Nobody writes an index.
 //! - [`text`]: a graph written down, as JSON or as a streaming edge list, positions named.

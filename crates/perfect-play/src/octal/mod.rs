@@ -248,7 +248,7 @@ const NO_KNOWN_PERIOD: &str = ".6 .04 .06 .14 .36 .64 .74 .76 .004 .005 .006 .01
     4.004 4.007 4.026 4.044 4.045 4.064 4.324 4.327 4.344 4.364 4.367 4.404 4.406";
 
 /// Whether no period is known for `code` (Grundy's game, and the octal games of
-/// [`NO_KNOWN_PERIOD`]): a heap past the values one run computes is refused at once, since
+/// `NO_KNOWN_PERIOD`): a heap past the values one run computes is refused at once, since
 /// the run's look for a period would only repeat, shorter, what found none.
 #[must_use]
 pub fn period_unknown(code: &OctalCode) -> bool {

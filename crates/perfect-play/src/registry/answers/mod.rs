@@ -1,6 +1,6 @@
 //! The answer of each family that is not an engine game, from its position notation and
 //! parameters under a budget: one module per game, each returning the family's own analysis
-//! (for a front end's text) with the one [`Answer`](super::Answer) every front end shows.
+//! (for a front end's text) with the one [`Answer`] every front end shows.
 
 pub mod can_i_win;
 pub mod connect_four;
