@@ -107,6 +107,7 @@ pub fn solve(
         "waves": solved.waves,
         "tiers_split": solved.tiers_split,
         "tiers_whole": solved.tiers_whole,
+        "pass_records_shared": solved.pass_records_shared,
     });
     text.push_str(&format!(
         "Solved over {ranks} MPI ranks in {} waves: {} tiers cut into slices, {} solved whole by one rank.\n{messages} parents told across slices ({bytes} bytes) in {} levels.\nDatabase {}: {} bytes.\n",

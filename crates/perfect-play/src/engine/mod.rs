@@ -102,6 +102,15 @@ pub trait IndexedGame: Game {
         (tier + 1..self.tier_count()).collect()
     }
 
+    /// Whether every move from a position of `tier` leaves it (or ends the game): then one
+    /// pass over the tier decides it, and a tier cut over several ranks needs none of its
+    /// other slices. Default: moves may stay (always right); a move that stays in a tier said
+    /// to be left is refused by the solve.
+    fn moves_leave_tier(&self, tier: u64) -> bool {
+        let _ = tier;
+        false
+    }
+
     /// Append to `out` what each move from `position` leads to, in the order of
     /// [`Game::moves`]. The engine's inner loop calls this with a buffer it reuses; the
     /// default plays every move, and a game may override it to skip building the move list.

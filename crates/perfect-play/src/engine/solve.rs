@@ -771,17 +771,24 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
             done.positions += self.mark_terminals(&slice)?;
             done.passes += 1;
         }
-        if rounds_needed && let Some(cluster) = cluster.as_mut() {
-            // The passes read moves into other slices: every rank holds the whole tier.
+        // Moves into other slices of the tier are read by the passes: every rank holds the
+        // whole tier then, shared again after each pass. A tier every move leaves needs none.
+        let stays = !self.game.moves_leave_tier(job.tier);
+        if rounds_needed
+            && stays
+            && let Some(cluster) = cluster.as_mut()
+        {
             cluster.share(self, range)?;
         }
         for round in [1u8, 2].into_iter().filter(|_| rounds_needed) {
             let mut pass = 1u32;
             loop {
-                let mut result = self.pass(&slice, range, round, pass)?;
+                let mut result = self.pass(&slice, range, round, pass, stays)?;
                 if let Some(cluster) = cluster.as_mut() {
                     result = cluster.combine(result)?;
-                    cluster.share(self, range)?;
+                    if stays {
+                        cluster.share(self, range)?;
+                    }
                 }
                 on_pass(&self.progress(job.tier, round, pass, job.indices_solved));
                 done.passes += 1;
@@ -876,13 +883,15 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
             .try_reduce(|| 0, |a, b| Ok(a + b))
     }
 
-    /// One pass over the open positions of `slice`, part of tier `range`.
+    /// One pass over the open positions of `slice`, part of tier `range` (whose moves may
+    /// stay in it when `stays`).
     fn pass(
         &self,
         slice: &Range<u64>,
         range: &Range<u64>,
         round: u8,
         pass: u32,
+        stays: bool,
     ) -> Result<PassResult, EngineError> {
         let start = slice.start as usize;
         self.cells(slice)
@@ -901,7 +910,7 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
                     }
                     let index = start + chunk * CHUNK + offset;
                     let (record, blocked) =
-                        self.decide(index, range, round, pass, &mut transitions)?;
+                        self.decide(index, range, round, pass, stays, &mut transitions)?;
                     result.blocked |= blocked;
                     if let Some(record) = record {
                         self.store(index, record);
@@ -928,6 +937,7 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
         tier: &Range<u64>,
         round: u8,
         pass: u32,
+        stays: bool,
         transitions: &mut Vec<Transition<G::Position>>,
     ) -> Result<(Option<Record>, bool), EngineError> {
         let Some(position) = self.position(index) else {
@@ -942,6 +952,13 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
             // The move's result for the mover, one move short.
             let seen = match self.child(index, transition)? {
                 Child::Ended(record) => record,
+                Child::At(to, _) if !stays && tier.contains(&to) => {
+                    return Err(EngineError::BadIndex {
+                        from: index as u64,
+                        to,
+                        why: "in the tier the game says every move leaves",
+                    });
+                }
                 Child::At(to, child) => {
                     if child == Record::OPEN {
                         if !tier.contains(&to) {

@@ -383,6 +383,7 @@ where
     for (tier, range) in ranges.iter().enumerate() {
         let tier = tier as u64;
         let children = game.tier_children(tier);
+        let leaves = game.moves_leave_tier(tier);
         for index in range.clone() {
             let Some(position) = game.position(index) else {
                 continue;
@@ -392,6 +393,10 @@ where
             for transition in &transitions {
                 if let Transition::Continue { position: next, .. } = transition {
                     let to = tier_of(game.index(next));
+                    assert!(
+                        !(leaves && to == tier),
+                        "{position:?} stays in tier {tier}, which its moves leave"
+                    );
                     if to != tier {
                         assert!(
                             children.contains(&to),

@@ -366,6 +366,11 @@ impl IndexedGame for Teeko {
         (tier + 1..self.tier_count()).take(1).collect()
     }
 
+    /// Every tier but the last is one of placements.
+    fn moves_leave_tier(&self, tier: u64) -> bool {
+        tier + 1 < self.tier_count()
+    }
+
     fn transitions(&self, pieces: &Pieces, out: &mut Vec<Transition<Pieces>>) {
         let (mine, _) = Teeko::sides(pieces);
         self.for_each_move(pieces, |from, to| {

@@ -17,7 +17,8 @@
 //!   the messages changes nothing: the records come out the same as one process's.
 //! - *Passes* (no un-moves, or ties in reach): each rank passes over its slice, then the ranks
 //!   exchange the tier's records (an all-gather per pass) and agree on whether anything
-//!   changed.
+//!   changed. A tier every move leaves ([`IndexedGame::moves_leave_tier`]: Connect Four's)
+//!   reads nothing of its other slices, so it is not exchanged: a rank holds its slice.
 //! - After each wave its tiers are sent on, and kept only by the ranks that read them: those
 //!   solving a parent tier whole, every rank when a parent is cut. Once its last parent is
 //!   solved, each rank cuts a tier down to its own part (the table holds a tier at a time,
@@ -66,6 +67,8 @@ pub struct Cluster<'x> {
     /// The tier being solved (for the traffic log).
     tier: u64,
     traffic: Vec<LevelTraffic>,
+    /// Records of tiers in progress all-gathered for the passes (every rank's).
+    pass_records: u64,
 }
 
 /// What the ranks sent each other at one level of a tier's retrograde analysis (all ranks
@@ -152,6 +155,7 @@ impl Cluster<'_> {
         range: &Range<u64>,
     ) -> Result<(), EngineError> {
         let slices = split(range, self.size());
+        self.pass_records += range.end - range.start;
         self.share_parts(passes, &slices, true)
     }
 
@@ -214,6 +218,9 @@ pub struct DistributedSolve {
     pub waves: u64,
     /// Tiers cut into one slice per rank.
     pub tiers_split: u64,
+    /// Records all-gathered for the passes over cut tiers whose moves may stay in them (each
+    /// gather counted once, whatever the ranks): the whole tier after each pass.
+    pub pass_records_shared: u64,
     /// Tiers solved whole by one rank.
     pub tiers_whole: u64,
     /// Cells this rank holds at the end: its own parts of the tiers (every tier it read is
@@ -314,6 +321,7 @@ pub fn solve_distributed<G: IndexedGame + Sync>(
         slices: Vec::new(),
         tier: 0,
         traffic: Vec::new(),
+        pass_records: 0,
     });
     let mut result = DistributedSolve {
         waves: schedule.waves.len() as u64,
@@ -516,6 +524,7 @@ pub fn solve_distributed<G: IndexedGame + Sync>(
         .all_reduce(u64::from(result.resumed), Reduce::Max)?
         != 0;
     result.traffic = std::mem::take(&mut cluster.traffic);
+    result.pass_records_shared = cluster.pass_records;
     let header = Header {
         positions: result.positions,
         ..header.clone()

@@ -158,6 +158,29 @@ fn tiered_games_write_one_process_database_on_any_number_of_ranks() {
     same_database(&ConnectFour::new(4, 4).unwrap(), "connect-four-4x4");
 }
 
+/// The records all-gathered for the passes when `game` is solved on two ranks, and the tiers
+/// cut.
+fn pass_records_shared<G: IndexedGame + Sync>(game: &G, name: &str) -> (u64, u64) {
+    let db = scratch(&format!("{name}.ppdb"));
+    let header = header(game, name, 1000);
+    let results = on_ranks(game, 2, &db, &header, false, None);
+    std::fs::remove_file(&db).unwrap();
+    let result = results[0].as_ref().unwrap();
+    (result.pass_records_shared, result.tiers_split)
+}
+
+/// A cut tier every move leaves (Connect Four's: each move adds a disc) is decided by passes
+/// over each rank's slice with nothing of the others' slices; a tier whose moves stay in it
+/// (Hexapawn's, solved by passes: it has no un-moves) is shared after each pass.
+#[test]
+fn a_tier_every_move_leaves_is_solved_without_its_other_slices() {
+    let (shared, cut) = pass_records_shared(&ConnectFour::new(4, 4).unwrap(), "leave");
+    assert_eq!(shared, 0);
+    assert!(cut > 0);
+    let (shared, cut) = pass_records_shared(&Hexapawn::new(4, 4).unwrap(), "stay");
+    assert!(shared > 0 && cut > 0);
+}
+
 #[test]
 fn the_ranks_tell_each_other_parents_across_their_slices() {
     let game = Dobutsu::with_kinds(false, false, true);

@@ -338,6 +338,11 @@ impl IndexedGame for ConnectFour {
         (tier + 1..self.tier_count()).take(1).collect()
     }
 
+    /// Every move adds a disc.
+    fn moves_leave_tier(&self, _tier: u64) -> bool {
+        true
+    }
+
     /// The mirror: a board and its mirror image have the same value.
     fn has_symmetries(&self) -> bool {
         true
