@@ -509,6 +509,16 @@ impl PassResult {
     }
 }
 
+/// Where a pass is: the tier it passes over, its round (1: wins, losses and draws; 2: ties)
+/// and number, and whether moves may stay in the tier.
+#[derive(Clone, Copy)]
+struct PassAt<'r> {
+    tier: &'r Range<u64>,
+    round: u8,
+    pass: u32,
+    stays: bool,
+}
+
 /// One tier to solve: its number, its indices, and the indices of the tiers finished before
 /// it (for the progress reports).
 pub(super) struct TierJob<'r> {
@@ -771,24 +781,24 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
             done.positions += self.mark_terminals(&slice)?;
             done.passes += 1;
         }
-        // Moves into other slices of the tier are read by the passes: every rank holds the
-        // whole tier then, shared again after each pass. A tier every move leaves needs none.
+        // Moves into other slices of the tier are read by the passes: before each pass a
+        // rank brings in the records they reach there. A tier every move leaves needs none.
         let stays = !self.game.moves_leave_tier(job.tier);
-        if rounds_needed
-            && stays
-            && let Some(cluster) = cluster.as_mut()
-        {
-            cluster.share(self, range)?;
-        }
+        let pulls = stays && cluster.is_some();
+        // What the last pass's open positions wait for in other slices (none yet: the first
+        // pull looks).
+        let mut waiting: Option<Vec<u64>> = None;
         for round in [1u8, 2].into_iter().filter(|_| rounds_needed) {
             let mut pass = 1u32;
             loop {
-                let mut result = self.pass(&slice, range, round, pass, stays)?;
+                if pulls && let Some(cluster) = cluster.as_mut() {
+                    cluster.pull(self, range, waiting.take())?;
+                }
+                let (mut result, elsewhere) =
+                    self.pass(&slice, range, round, pass, stays, pulls)?;
+                waiting = pulls.then_some(elsewhere);
                 if let Some(cluster) = cluster.as_mut() {
                     result = cluster.combine(result)?;
-                    if stays {
-                        cluster.share(self, range)?;
-                    }
                 }
                 on_pass(&self.progress(job.tier, round, pass, job.indices_solved));
                 done.passes += 1;
@@ -884,7 +894,9 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
     }
 
     /// One pass over the open positions of `slice`, part of tier `range` (whose moves may
-    /// stay in it when `stays`).
+    /// stay in it when `stays`). With `waiting` (a slice of a tier cut over ranks), also the
+    /// indices of other slices, open here, that the positions still open after the pass
+    /// reach: what the next pass asks the other ranks for.
     fn pass(
         &self,
         slice: &Range<u64>,
@@ -892,7 +904,8 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
         round: u8,
         pass: u32,
         stays: bool,
-    ) -> Result<PassResult, EngineError> {
+        waiting: bool,
+    ) -> Result<(PassResult, Vec<u64>), EngineError> {
         let start = slice.start as usize;
         self.cells(slice)
             .par_chunks(CHUNK)
@@ -903,29 +916,50 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
                     changed: 0,
                     blocked: false,
                 };
+                let mut elsewhere = Vec::new();
                 let mut transitions = Vec::new();
                 for (offset, cell) in cells.iter().enumerate() {
                     if cell.load(Ordering::Relaxed) != Record::OPEN.bits() {
                         continue; // solved, or a hole
                     }
                     let index = start + chunk * CHUNK + offset;
-                    let (record, blocked) =
-                        self.decide(index, range, round, pass, stays, &mut transitions)?;
+                    let before = elsewhere.len();
+                    let remote = waiting.then_some((slice, &mut elsewhere));
+                    let at = PassAt {
+                        tier: range,
+                        round,
+                        pass,
+                        stays,
+                    };
+                    let (record, blocked) = self.decide(index, at, remote, &mut transitions)?;
                     result.blocked |= blocked;
                     if let Some(record) = record {
                         self.store(index, record);
                         result.changed += 1;
+                        elsewhere.truncate(before);
                     }
                 }
                 self.decided.fetch_add(result.changed, Ordering::Relaxed);
-                Ok(result)
+                Ok((result, elsewhere))
             })
             .try_reduce(
-                || PassResult {
-                    changed: 0,
-                    blocked: false,
+                || {
+                    (
+                        PassResult {
+                            changed: 0,
+                            blocked: false,
+                        },
+                        Vec::new(),
+                    )
                 },
-                |a, b| Ok(a.merge(b)),
+                |a, mut b| {
+                    let (result, mut elsewhere) = a;
+                    if elsewhere.len() < b.1.len() {
+                        std::mem::swap(&mut elsewhere, &mut b.1);
+                    }
+                    elsewhere.extend(b.1);
+                    Ok((result.merge(b.0), elsewhere))
+                },
             )
     }
 
@@ -934,12 +968,16 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
     fn decide(
         &self,
         index: usize,
-        tier: &Range<u64>,
-        round: u8,
-        pass: u32,
-        stays: bool,
+        at: PassAt<'_>,
+        mut remote: Option<(&Range<u64>, &mut Vec<u64>)>,
         transitions: &mut Vec<Transition<G::Position>>,
     ) -> Result<(Option<Record>, bool), EngineError> {
+        let PassAt {
+            tier,
+            round,
+            pass,
+            stays,
+        } = at;
         let Some(position) = self.position(index) else {
             return Ok((None, false));
         };
@@ -963,6 +1001,11 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
                     if child == Record::OPEN {
                         if !tier.contains(&to) {
                             return Err(earlier_tier(index, to));
+                        }
+                        if let Some((slice, elsewhere)) = remote.as_mut()
+                            && !slice.contains(&to)
+                        {
+                            elsewhere.push(to);
                         }
                         open = true;
                         continue;

@@ -15,10 +15,11 @@
 //!   most [`ROUND_POSITIONS`] positions read, and counted off on arrival exactly as a local
 //!   one. A level writes only results further from the end than itself, so the order of
 //!   the messages changes nothing: the records come out the same as one process's.
-//! - *Passes* (no un-moves, or ties in reach): each rank passes over its slice, then the ranks
-//!   exchange the tier's records (an all-gather per pass) and agree on whether anything
-//!   changed. A tier every move leaves ([`IndexedGame::moves_leave_tier`]: Connect Four's)
-//!   reads nothing of its other slices, so it is not exchanged: a rank holds its slice.
+//! - *Passes* (no un-moves, or ties in reach): before each pass a rank asks the others, in
+//!   batched all-to-all rounds, for the records its open positions reach in their slices and
+//!   still open here (the last pass listed them), passes over its slice, and the ranks agree
+//!   on whether anything changed; it holds its slice and the records it asked for. A tier
+//!   every move leaves ([`IndexedGame::moves_leave_tier`]: Connect Four's) asks for none.
 //! - After each wave its tiers are sent on, and kept only by the ranks that read them: those
 //!   solving a parent tier whole, every rank when a parent is cut. Once its last parent is
 //!   solved, each rank cuts a tier down to its own part (the table holds a tier at a time,
@@ -56,6 +57,14 @@ use std::sync::atomic::{AtomicU32, Ordering};
 /// Positions of the unvisited set a rank reads between two exchanges of a level.
 pub const ROUND_POSITIONS: u64 = 1 << 20;
 
+/// Positions a worker scans at a time for the records a pass will need.
+const PULL_CHUNK: usize = 4096;
+
+/// The error of a message shorter than its count says.
+fn short_message() -> EngineError {
+    EngineError::Exchange(String::from("a rank sent fewer records than it announced"))
+}
+
 /// Records a rank sends in one gather (of the database) or all-gather (of a tier).
 const PIECE_RECORDS: u64 = 1 << 22;
 
@@ -67,7 +76,7 @@ pub struct Cluster<'x> {
     /// The tier being solved (for the traffic log).
     tier: u64,
     traffic: Vec<LevelTraffic>,
-    /// Records of tiers in progress all-gathered for the passes (every rank's).
+    /// Records of tiers in progress this rank received for the passes.
     pass_records: u64,
 }
 
@@ -148,15 +157,129 @@ impl Cluster<'_> {
         Ok(())
     }
 
-    /// Give every rank the records of tier `range` (each rank's slice, in pieces).
-    pub(super) fn share<G: IndexedGame + Sync>(
+    /// Before a pass over this rank's slice of tier `range`: bring in, by message, the
+    /// records of the other slices that its open positions' moves reach and that are not
+    /// final here yet (a final record never changes, so it is asked for once). Each rank then
+    /// reads every record its pass needs as the others left them after the last pass, as an
+    /// all-gather of the whole tier would have them, and holds only those. `waiting`: those
+    /// indices as the last pass found them (else the slice's moves are played to find them).
+    pub(super) fn pull<G: IndexedGame + Sync>(
         &mut self,
         passes: &Passes<'_, G>,
         range: &Range<u64>,
+        waiting: Option<Vec<u64>>,
     ) -> Result<(), EngineError> {
-        let slices = split(range, self.size());
-        self.pass_records += range.end - range.start;
-        self.share_parts(passes, &slices, true)
+        use crate::game::Transition;
+        use rayon::prelude::*;
+        let slices = self.slices.clone();
+        let mine = self.slice();
+        let wanted = |index: u64| {
+            range.contains(&index)
+                && !mine.contains(&index)
+                && passes.load(index as usize) == Record::OPEN
+        };
+        let start = mine.start as usize;
+        let mut needed: Vec<u64> = if let Some(waiting) = waiting {
+            waiting
+        } else {
+            passes
+                .cells(&mine)
+                .par_chunks(PULL_CHUNK)
+                .enumerate()
+                .map(|(chunk, cells)| {
+                    passes.cancel.check()?;
+                    let mut found = Vec::new();
+                    let mut transitions = Vec::new();
+                    for (offset, cell) in cells.iter().enumerate() {
+                        if cell.load(Ordering::Relaxed) != Record::OPEN.bits() {
+                            continue;
+                        }
+                        let index = start + chunk * PULL_CHUNK + offset;
+                        let Some(position) = passes.position(index) else {
+                            continue;
+                        };
+                        transitions.clear();
+                        passes.game.transitions(&position, &mut transitions);
+                        for transition in &transitions {
+                            if let Transition::Continue { position: next, .. } = transition {
+                                let to = passes.index_of(next);
+                                if wanted(to) {
+                                    found.push(to);
+                                }
+                            }
+                        }
+                    }
+                    Ok::<_, EngineError>(found)
+                })
+                .try_reduce(Vec::new, |mut a, b| {
+                    a.extend(b);
+                    Ok(a)
+                })?
+        };
+        needed.par_sort_unstable();
+        needed.dedup();
+        // Asked once more only while still open here (a record pulled final stays so).
+        needed.retain(|&index| wanted(index));
+        // By owner: the slices are in index order.
+        let mut asks: Vec<&[u64]> = Vec::with_capacity(slices.len());
+        let mut rest = needed.as_slice();
+        for slice in &slices {
+            let cut = rest.partition_point(|&i| i < slice.end);
+            asks.push(&rest[..cut]);
+            rest = &rest[cut..];
+        }
+        let longest = asks.iter().map(|a| a.len() as u64).max().unwrap_or(0);
+        let rounds = self.max(longest.div_ceil(ROUND_POSITIONS))?;
+        let mut pulled = 0u64;
+        for round in 0..rounds {
+            let part = |ask: &[u64]| -> Vec<u64> {
+                let from = ((round * ROUND_POSITIONS) as usize).min(ask.len());
+                let to = (from + ROUND_POSITIONS as usize).min(ask.len());
+                ask[from..to].to_vec()
+            };
+            // Each outbox starts with its count, so that the owner can answer each rank.
+            let outboxes: Vec<Vec<u64>> = asks
+                .iter()
+                .map(|ask| {
+                    let part = part(ask);
+                    let mut outbox = Vec::with_capacity(part.len() + 1);
+                    outbox.push(part.len() as u64);
+                    outbox.extend(part);
+                    outbox
+                })
+                .collect();
+            let asked = self.exchange.all_to_all(&outboxes)?;
+            let mut answers: Vec<Vec<u64>> = Vec::with_capacity(slices.len());
+            let mut at = 0usize;
+            for _ in &slices {
+                let count = *asked.get(at).ok_or_else(short_message)? as usize;
+                let indices = asked
+                    .get(at + 1..at + 1 + count)
+                    .ok_or_else(short_message)?;
+                answers.push(
+                    indices
+                        .iter()
+                        .map(|&i| u64::from(passes.load(i as usize).bits()))
+                        .collect(),
+                );
+                at += 1 + count;
+            }
+            let answered = self.exchange.all_to_all(&answers)?;
+            let mut at = 0usize;
+            for (outbox, _) in outboxes.iter().zip(&slices) {
+                let indices = &outbox[1..];
+                let records = answered
+                    .get(at..at + indices.len())
+                    .ok_or_else(short_message)?;
+                for (&index, &bits) in indices.iter().zip(records) {
+                    passes.store(index as usize, Record::from_bits(bits as u16));
+                }
+                at += indices.len();
+                pulled += indices.len() as u64;
+            }
+        }
+        self.pass_records += pulled;
+        Ok(())
     }
 
     /// Send every rank the records of `slices` (each rank's own, in pieces); the ranks keep
@@ -218,8 +341,8 @@ pub struct DistributedSolve {
     pub waves: u64,
     /// Tiers cut into one slice per rank.
     pub tiers_split: u64,
-    /// Records all-gathered for the passes over cut tiers whose moves may stay in them (each
-    /// gather counted once, whatever the ranks): the whole tier after each pass.
+    /// Records the ranks received from each other for the passes over cut tiers whose moves
+    /// may stay in them (every rank's): the open ones their moves reach in other slices.
     pub pass_records_shared: u64,
     /// Tiers solved whole by one rank.
     pub tiers_whole: u64,
@@ -524,7 +647,7 @@ pub fn solve_distributed<G: IndexedGame + Sync>(
         .all_reduce(u64::from(result.resumed), Reduce::Max)?
         != 0;
     result.traffic = std::mem::take(&mut cluster.traffic);
-    result.pass_records_shared = cluster.pass_records;
+    result.pass_records_shared = sum(cluster.exchange, cluster.pass_records)?;
     let header = Header {
         positions: result.positions,
         ..header.clone()
