@@ -918,6 +918,12 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
                 };
                 let mut elsewhere = Vec::new();
                 let mut transitions = Vec::new();
+                let at = PassAt {
+                    tier: range,
+                    round,
+                    pass,
+                    stays,
+                };
                 for (offset, cell) in cells.iter().enumerate() {
                     if cell.load(Ordering::Relaxed) != Record::OPEN.bits() {
                         continue; // solved, or a hole
@@ -925,12 +931,6 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
                     let index = start + chunk * CHUNK + offset;
                     let before = elsewhere.len();
                     let remote = waiting.then_some((slice, &mut elsewhere));
-                    let at = PassAt {
-                        tier: range,
-                        round,
-                        pass,
-                        stays,
-                    };
                     let (record, blocked) = self.decide(index, at, remote, &mut transitions)?;
                     result.blocked |= blocked;
                     if let Some(record) = record {
@@ -961,6 +961,49 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
                     Ok((result.merge(b.0), elsewhere))
                 },
             )
+    }
+
+    /// The indices of tier `range` outside `slice`, open here, that the open positions of
+    /// `slice` reach: what a rank asks the others for before its first pass over a cut tier
+    /// (later passes list them as they go).
+    pub(super) fn open_elsewhere(
+        &self,
+        slice: &Range<u64>,
+        range: &Range<u64>,
+    ) -> Result<Vec<u64>, EngineError> {
+        let start = slice.start as usize;
+        self.cells(slice)
+            .par_chunks(CHUNK)
+            .enumerate()
+            .map(|(chunk, cells)| {
+                self.cancel.check()?;
+                let mut found = Vec::new();
+                let mut transitions = Vec::new();
+                for (offset, cell) in cells.iter().enumerate() {
+                    if cell.load(Ordering::Relaxed) != Record::OPEN.bits() {
+                        continue;
+                    }
+                    let index = start + chunk * CHUNK + offset;
+                    let Some(position) = self.position(index) else {
+                        continue;
+                    };
+                    transitions.clear();
+                    self.game.transitions(&position, &mut transitions);
+                    for transition in &transitions {
+                        if let Child::At(to, Record::OPEN) = self.child(index, transition)?
+                            && range.contains(&to)
+                            && !slice.contains(&to)
+                        {
+                            found.push(to);
+                        }
+                    }
+                }
+                Ok(found)
+            })
+            .try_reduce(Vec::new, |mut a, b| {
+                a.extend(b);
+                Ok(a)
+            })
     }
 
     /// The record of open position `index` if this pass can decide it, and whether it waits

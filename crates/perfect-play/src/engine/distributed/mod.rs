@@ -57,9 +57,6 @@ use std::sync::atomic::{AtomicU32, Ordering};
 /// Positions of the unvisited set a rank reads between two exchanges of a level.
 pub const ROUND_POSITIONS: u64 = 1 << 20;
 
-/// Positions a worker scans at a time for the records a pass will need.
-const PULL_CHUNK: usize = 4096;
-
 /// The error of a message shorter than its count says.
 fn short_message() -> EngineError {
     EngineError::Exchange(String::from("a rank sent fewer records than it announced"))
@@ -162,14 +159,13 @@ impl Cluster<'_> {
     /// final here yet (a final record never changes, so it is asked for once). Each rank then
     /// reads every record its pass needs as the others left them after the last pass, as an
     /// all-gather of the whole tier would have them, and holds only those. `waiting`: those
-    /// indices as the last pass found them (else the slice's moves are played to find them).
+    /// indices as the last pass found them (else [`Passes::open_elsewhere`] finds them).
     pub(super) fn pull<G: IndexedGame + Sync>(
         &mut self,
         passes: &Passes<'_, G>,
         range: &Range<u64>,
         waiting: Option<Vec<u64>>,
     ) -> Result<(), EngineError> {
-        use crate::game::Transition;
         use rayon::prelude::*;
         let slices = self.slices.clone();
         let mine = self.slice();
@@ -178,43 +174,9 @@ impl Cluster<'_> {
                 && !mine.contains(&index)
                 && passes.load(index as usize) == Record::OPEN
         };
-        let start = mine.start as usize;
-        let mut needed: Vec<u64> = if let Some(waiting) = waiting {
-            waiting
-        } else {
-            passes
-                .cells(&mine)
-                .par_chunks(PULL_CHUNK)
-                .enumerate()
-                .map(|(chunk, cells)| {
-                    passes.cancel.check()?;
-                    let mut found = Vec::new();
-                    let mut transitions = Vec::new();
-                    for (offset, cell) in cells.iter().enumerate() {
-                        if cell.load(Ordering::Relaxed) != Record::OPEN.bits() {
-                            continue;
-                        }
-                        let index = start + chunk * PULL_CHUNK + offset;
-                        let Some(position) = passes.position(index) else {
-                            continue;
-                        };
-                        transitions.clear();
-                        passes.game.transitions(&position, &mut transitions);
-                        for transition in &transitions {
-                            if let Transition::Continue { position: next, .. } = transition {
-                                let to = passes.index_of(next);
-                                if wanted(to) {
-                                    found.push(to);
-                                }
-                            }
-                        }
-                    }
-                    Ok::<_, EngineError>(found)
-                })
-                .try_reduce(Vec::new, |mut a, b| {
-                    a.extend(b);
-                    Ok(a)
-                })?
+        let mut needed = match waiting {
+            Some(waiting) => waiting,
+            None => passes.open_elsewhere(&mine, range)?,
         };
         needed.par_sort_unstable();
         needed.dedup();

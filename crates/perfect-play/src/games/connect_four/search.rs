@@ -245,6 +245,28 @@ pub fn value_of(cells: i32, moves: u32, score: i32) -> (Outcome, u32) {
     (outcome, plies.max(0) as u32)
 }
 
+impl Bitboards {
+    /// The moves of `non_losing`, each to `out` by `rank(cell, its winning cells)`, higher
+    /// first, the column order among equals.
+    fn ranked_children<R: Copy + Default + Ord>(
+        &self,
+        discs: &Discs,
+        non_losing: u64,
+        out: &mut ArrayVec<Discs, MAX_CHILDREN>,
+        rank: impl Fn(u64, u64) -> R,
+    ) {
+        let mut ranks = [R::default(); MAX_CHILDREN];
+        for &column in &self.order {
+            let cell = non_losing & self.column_mask(column);
+            if cell != 0 {
+                let wins = self.winning_cells(discs.mover | cell, discs.mask);
+                let child = self.after_with(discs, cell, wins);
+                insert_ranked(out, &mut ranks, child, rank(cell, wins));
+            }
+        }
+    }
+}
+
 /// `child` put among `out`, ranked by `rank` (higher first), after the children of equal
 /// rank (the column order among equals), by swaps: a call to memmove per move cost 6% of the
 /// search.
@@ -324,26 +346,11 @@ impl ScoreGame for Bitboards {
         // By threat count, then by the search's heuristics when they are on (a rank of
         // their own: the wider one cost 5% when they are off).
         if hints.active {
-            let mut ranks = [0u64; MAX_CHILDREN];
-            for &column in &self.order {
-                let cell = non_losing & self.column_mask(column);
-                if cell != 0 {
-                    let wins = self.winning_cells(discs.mover | cell, discs.mask);
-                    let rank = (u64::from(wins.count_ones()) << 40)
-                        | hints.rank(self.cell_slot(discs, cell));
-                    insert_ranked(out, &mut ranks, self.after_with(discs, cell, wins), rank);
-                }
-            }
+            self.ranked_children(discs, non_losing, out, |cell, wins| {
+                (u64::from(wins.count_ones()) << 40) | hints.rank(self.cell_slot(discs, cell))
+            });
         } else {
-            let mut threats = [0u32; MAX_CHILDREN];
-            for &column in &self.order {
-                let cell = non_losing & self.column_mask(column);
-                if cell != 0 {
-                    let wins = self.winning_cells(discs.mover | cell, discs.mask);
-                    let made = wins.count_ones();
-                    insert_ranked(out, &mut threats, self.after_with(discs, cell, wins), made);
-                }
-            }
+            self.ranked_children(discs, non_losing, out, |_, wins| wins.count_ones());
         }
     }
 
