@@ -43,7 +43,7 @@ pub fn solve(
     let needed = game.rank_bytes(options, ranks);
     if needed > options.memory_limit {
         return Err(format!(
-            "each of the {ranks} ranks needs {needed} bytes ({} positions; a rank holds the tiers it is solving and reading: about 1/N of a one-tier game's table, the two tiers in play of a chain), above the memory limit of {} bytes; raise --memory-limit or add ranks",
+            "each of the {ranks} ranks needs {needed} bytes ({} positions; a rank holds the tiers it is solving and reading: about 1/N of a one-tier game's table, the two tiers in play of a chain, or when those do not fit its own parts of them and the records its slice reaches), above the memory limit of {} bytes; raise --memory-limit or add ranks",
             game.index_count(),
             options.memory_limit
         )
@@ -108,13 +108,15 @@ pub fn solve(
         "tiers_split": solved.tiers_split,
         "tiers_whole": solved.tiers_whole,
         "pass_records_shared": solved.pass_records_shared,
+        "child_records_borrowed": solved.child_records_borrowed,
     });
     text.push_str(&format!(
-        "Solved over {ranks} MPI ranks in {} waves: {} tiers cut into slices, {} solved whole by one rank.\n{messages} parents told across slices ({bytes} bytes) in {} levels.\nDatabase {}: {} bytes.\n",
+        "Solved over {ranks} MPI ranks in {} waves: {} tiers cut into slices, {} solved whole by one rank.\n{messages} parents told across slices ({bytes} bytes) in {} levels; {} records of child tiers borrowed.\nDatabase {}: {} bytes.\n",
         solved.waves,
         solved.tiers_split,
         solved.tiers_whole,
         solved.traffic.len(),
+        solved.child_records_borrowed,
         path.display(),
         solved.database_bytes
     ));

@@ -1006,6 +1006,98 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
             })
     }
 
+    /// Mark in `reached` the indices of each range (child tiers, in index order, each with
+    /// its bitmap from [`super::table::bitmap`]) that the positions of `slice` reach by one
+    /// move and this rank neither holds nor borrowed: what it borrows before solving `slice`.
+    pub(super) fn reached_elsewhere(
+        &self,
+        slice: &Range<u64>,
+        reached: &[(Range<u64>, Vec<AtomicU64>)],
+    ) -> Result<(), EngineError> {
+        let ranges: Vec<Range<u64>> = reached.iter().map(|(r, _)| r.clone()).collect();
+        self.reached_by(
+            slice,
+            &ranges,
+            || (),
+            |(), at, to| {
+                let (range, bits) = &reached[at];
+                let offset = to - range.start;
+                bits[(offset / 64) as usize].fetch_or(1 << (offset % 64), Ordering::Relaxed);
+            },
+            |(), ()| (),
+        )
+    }
+
+    /// [`Passes::reached_elsewhere`], the indices listed in order without repeats (`ranges`
+    /// in index order).
+    pub(super) fn reached_list(
+        &self,
+        slice: &Range<u64>,
+        ranges: &[Range<u64>],
+    ) -> Result<Vec<u64>, EngineError> {
+        let mut found = self.reached_by(
+            slice,
+            ranges,
+            Vec::new,
+            |found, _, to| found.push(to),
+            |mut a, mut b| {
+                if a.len() < b.len() {
+                    std::mem::swap(&mut a, &mut b);
+                }
+                a.extend(b);
+                a
+            },
+        )?;
+        found.par_sort_unstable();
+        found.dedup();
+        Ok(found)
+    }
+
+    /// Play the moves of every position of `slice` and hand each index they reach in one of
+    /// `ranges` (in index order) that this rank does not hold to `found` (with the range's
+    /// place), on the threads, each with its own `A`.
+    fn reached_by<A: Send>(
+        &self,
+        slice: &Range<u64>,
+        ranges: &[Range<u64>],
+        init: impl Fn() -> A + Sync + Send,
+        found: impl Fn(&mut A, usize, u64) + Sync + Send,
+        merge: impl Fn(A, A) -> A + Sync + Send,
+    ) -> Result<A, EngineError> {
+        let start = slice.start as usize;
+        let len = (slice.end - slice.start) as usize;
+        (0..len.div_ceil(CHUNK))
+            .into_par_iter()
+            .map(|chunk| {
+                self.cancel.check()?;
+                let mut here = init();
+                let mut transitions = Vec::new();
+                let from = start + chunk * CHUNK;
+                for index in from..(from + CHUNK).min(start + len) {
+                    let Some(position) = self.position(index) else {
+                        continue;
+                    };
+                    transitions.clear();
+                    self.game.transitions(&position, &mut transitions);
+                    for transition in &transitions {
+                        let Transition::Continue { position: next, .. } = transition else {
+                            continue;
+                        };
+                        let to = self.index_of(next);
+                        let at = ranges.partition_point(|r| r.start <= to);
+                        let Some(at) = at.checked_sub(1) else {
+                            continue;
+                        };
+                        if to < ranges[at].end && self.table.get(to).is_none() {
+                            found(&mut here, at, to);
+                        }
+                    }
+                }
+                Ok(here)
+            })
+            .try_reduce(&init, |a, b| Ok(merge(a, b)))
+    }
+
     /// The record of open position `index` if this pass can decide it, and whether it waits
     /// for a result of this tier decided too early in the pass to be used yet.
     fn decide(

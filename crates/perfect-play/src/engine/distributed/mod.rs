@@ -21,7 +21,13 @@
 //!   on whether anything changed; it holds its slice and the records it asked for. A tier
 //!   every move leaves ([`IndexedGame::moves_leave_tier`]: Connect Four's) asks for none.
 //! - After each wave its tiers are sent on, and kept only by the ranks that read them: those
-//!   solving a parent tier whole, every rank when a parent is cut. Once its last parent is
+//!   solving a parent tier whole, every rank when a parent is cut. When that would not fit
+//!   the memory limit ([`rank_bytes`]), the ranks keep only their own parts of a tier with a
+//!   cut parent, and before solving its slice of the parent each rank borrows, in batched
+//!   all-to-all rounds, the records its slice's moves reach in the others' parts (read once
+//!   more to find them), held packed behind a bitmap of the tier; for a tier every move
+//!   leaves, window by window of [`WINDOW_POSITIONS`] of its slice, listed, so that what a
+//!   rank borrows stays a window's however large the tier. Once its last parent is
 //!   solved, each rank cuts a tier down to its own part (the table holds a tier at a time,
 //!   `table.rs`), and with a checkpoint lets go of that too: rank 0's gather reads it back
 //!   from the checkpoint. So a rank holds the tiers it is solving and reading: a one-tier
@@ -49,6 +55,7 @@ pub use schedule::{Assignment, Placement, Schedule};
 use super::database::{Checkpoint, Header, Writer};
 use super::retrograde::{Resume, ResumeFrom};
 use super::solve::{PassResult, Passes, TierJob, restore, snapshot, tiers};
+use super::table::bitmap;
 use super::{EngineError, IndexedGame, Options, Progress, RETROGRADE_BYTES_PER_POSITION, Record};
 use std::ops::Range;
 use std::path::Path;
@@ -56,6 +63,11 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Positions of the unvisited set a rank reads between two exchanges of a level.
 pub const ROUND_POSITIONS: u64 = 1 << 20;
+
+/// Positions of its slice a rank decides at a time when it borrows from the child tiers of
+/// a tier every move leaves: at most a few million records borrowed (ten bytes each). The
+/// tests take small windows, so that a slice has many.
+pub const WINDOW_POSITIONS: u64 = if cfg!(test) { 1 << 10 } else { 1 << 18 };
 
 /// The error of a message shorter than its count says.
 fn short_message() -> EngineError {
@@ -75,6 +87,8 @@ pub struct Cluster<'x> {
     traffic: Vec<LevelTraffic>,
     /// Records of tiers in progress this rank received for the passes.
     pass_records: u64,
+    /// Records of child tiers this rank borrowed for its slices of cut tiers.
+    child_records: u64,
 }
 
 /// What the ranks sent each other at one level of a tier's retrograde analysis (all ranks
@@ -111,6 +125,12 @@ pub fn split(range: &Range<u64>, size: usize) -> Vec<Range<u64>> {
 impl Cluster<'_> {
     pub(super) fn size(&self) -> usize {
         self.exchange.size()
+    }
+
+    /// Records a rank asks of each other rank in one round: [`ROUND_POSITIONS`] in all, so
+    /// that a round's buffers stay the same size however many ranks there are.
+    fn share(&self) -> u64 {
+        (ROUND_POSITIONS / self.size() as u64).max(1)
     }
 
     /// This rank's slice of the current tier.
@@ -190,58 +210,160 @@ impl Cluster<'_> {
             asks.push(&rest[..cut]);
             rest = &rest[cut..];
         }
+        let share = self.share();
         let longest = asks.iter().map(|a| a.len() as u64).max().unwrap_or(0);
-        let rounds = self.max(longest.div_ceil(ROUND_POSITIONS))?;
+        let rounds = self.max(longest.div_ceil(share))?;
         let mut pulled = 0u64;
         for round in 0..rounds {
             let part = |ask: &[u64]| -> Vec<u64> {
-                let from = ((round * ROUND_POSITIONS) as usize).min(ask.len());
-                let to = (from + ROUND_POSITIONS as usize).min(ask.len());
+                let from = ((round * share) as usize).min(ask.len());
+                let to = (from + share as usize).min(ask.len());
                 ask[from..to].to_vec()
             };
-            // Each outbox starts with its count, so that the owner can answer each rank.
-            let outboxes: Vec<Vec<u64>> = asks
-                .iter()
-                .map(|ask| {
-                    let part = part(ask);
-                    let mut outbox = Vec::with_capacity(part.len() + 1);
-                    outbox.push(part.len() as u64);
-                    outbox.extend(part);
-                    outbox
-                })
-                .collect();
-            let asked = self.exchange.all_to_all(&outboxes)?;
-            let mut answers: Vec<Vec<u64>> = Vec::with_capacity(slices.len());
-            let mut at = 0usize;
-            for _ in &slices {
-                let count = *asked.get(at).ok_or_else(short_message)? as usize;
-                let indices = asked
-                    .get(at + 1..at + 1 + count)
-                    .ok_or_else(short_message)?;
-                answers.push(
-                    indices
-                        .iter()
-                        .map(|&i| u64::from(passes.load(i as usize).bits()))
-                        .collect(),
-                );
-                at += 1 + count;
-            }
-            let answered = self.exchange.all_to_all(&answers)?;
-            let mut at = 0usize;
-            for (outbox, _) in outboxes.iter().zip(&slices) {
-                let indices = &outbox[1..];
-                let records = answered
-                    .get(at..at + indices.len())
-                    .ok_or_else(short_message)?;
-                for (&index, &bits) in indices.iter().zip(records) {
-                    passes.store(index as usize, Record::from_bits(bits as u16));
-                }
-                at += indices.len();
-                pulled += indices.len() as u64;
-            }
+            pulled += self.fetch(passes, asks.iter().map(|a| part(a)).collect())?;
         }
         self.pass_records += pulled;
         Ok(())
+    }
+
+    /// Before this rank solves `window` (its slice of a cut tier, or a window of it): borrow
+    /// from their owners the records of the child tiers that its positions reach and that
+    /// this rank does not hold (`tier`: the cut tier, of which this rank has written
+    /// `written` records; `children`: each child tier's indices with the parts the ranks hold
+    /// of it, by rank), listed (`listed`: few, over a large range) or by bit; refused when
+    /// the rank would then hold more than `limit` bytes. They stay until
+    /// [`Table::give_back`](super::table::Table::give_back). Every rank calls it together.
+    /// Returns the records borrowed.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn borrow_children<G: IndexedGame + Sync>(
+        &mut self,
+        passes: &mut Passes<'_, G>,
+        tier: &Range<u64>,
+        written: u64,
+        window: &Range<u64>,
+        children: &[(Range<u64>, Vec<Range<u64>>)],
+        listed: bool,
+        limit: u64,
+    ) -> Result<u64, EngineError> {
+        // What this rank holds: its pages written (of the tier in progress, what it solved).
+        let held = passes.table.held() - (tier.end - tier.start - written);
+        let ranges: Vec<Range<u64>> = children.iter().map(|(r, _)| r.clone()).collect();
+        let mut found = Vec::new();
+        let mut reached = Vec::new();
+        let needed = if listed {
+            found = passes.reached_list(window, &ranges)?;
+            // An index and a record.
+            (held + found.len() as u64 * 5) * super::BYTES_PER_POSITION
+        } else {
+            for range in &ranges {
+                if !passes.table.holds_all(range) {
+                    reached.push((range.clone(), bitmap(range.end - range.start)?));
+                }
+            }
+            passes.reached_elsewhere(window, &reached)?;
+            let bitmaps: u64 = reached.iter().map(|(_, bits)| bits.len() as u64 * 8).sum();
+            let to_borrow: u64 = reached
+                .iter()
+                .flat_map(|(_, bits)| bits.iter())
+                .map(|w| u64::from(w.load(Ordering::Relaxed).count_ones()))
+                .sum();
+            (held + to_borrow) * super::BYTES_PER_POSITION + bitmaps
+        };
+        // Refused by every rank together.
+        let over = self.max(needed)?;
+        if over > limit {
+            return Err(EngineError::OverMemory {
+                needed: over,
+                limit,
+                indices: passes.table.len(),
+            });
+        }
+        if listed {
+            passes.table.borrow_listed(found)?;
+        }
+        for (range, bits) in reached {
+            passes.table.borrow(&range, bits)?;
+        }
+        let passes = &*passes;
+        let mut borrowed = 0u64;
+        let share = self.share() as usize;
+        // Every part of every child tier, with its owner, in index order.
+        let mut parts: Vec<(usize, &Range<u64>)> = children
+            .iter()
+            .flat_map(|(_, parts)| parts.iter().enumerate())
+            .filter(|(_, part)| !part.is_empty())
+            .collect();
+        parts.sort_by_key(|(_, part)| part.start);
+        let mut owners: Vec<_> = parts
+            .iter()
+            .map(|&(owner, part)| (owner, passes.table.borrowed_in(part).peekable()))
+            .collect();
+        loop {
+            let mut asks = vec![Vec::new(); self.size()];
+            for (owner, indices) in &mut owners {
+                let room = share.saturating_sub(asks[*owner].len());
+                asks[*owner].extend(indices.by_ref().take(room));
+            }
+            borrowed += self.fetch(passes, asks)?;
+            let more = owners
+                .iter_mut()
+                .any(|(_, indices)| indices.peek().is_some());
+            if !self.any(more)? {
+                break;
+            }
+        }
+        self.child_records += borrowed;
+        Ok(borrowed)
+    }
+
+    /// One round of asking: `asks[r]` the indices this rank wants of rank `r`, which answers
+    /// with its records there; they are stored in this rank's cells for them (held or
+    /// borrowed). Every rank calls it together. Returns the records received.
+    fn fetch<G: IndexedGame + Sync>(
+        &mut self,
+        passes: &Passes<'_, G>,
+        asks: Vec<Vec<u64>>,
+    ) -> Result<u64, EngineError> {
+        // Each outbox starts with its count, so that the owner can answer each rank.
+        let outboxes: Vec<Vec<u64>> = asks
+            .iter()
+            .map(|ask| {
+                let mut outbox = Vec::with_capacity(ask.len() + 1);
+                outbox.push(ask.len() as u64);
+                outbox.extend(ask);
+                outbox
+            })
+            .collect();
+        let asked = self.exchange.all_to_all(&outboxes)?;
+        let mut answers: Vec<Vec<u64>> = Vec::with_capacity(asks.len());
+        let mut at = 0usize;
+        for _ in &asks {
+            let count = *asked.get(at).ok_or_else(short_message)? as usize;
+            let indices = asked
+                .get(at + 1..at + 1 + count)
+                .ok_or_else(short_message)?;
+            answers.push(
+                indices
+                    .iter()
+                    .map(|&i| u64::from(passes.load(i as usize).bits()))
+                    .collect(),
+            );
+            at += 1 + count;
+        }
+        let answered = self.exchange.all_to_all(&answers)?;
+        let mut at = 0usize;
+        let mut received = 0u64;
+        for indices in &asks {
+            let records = answered
+                .get(at..at + indices.len())
+                .ok_or_else(short_message)?;
+            for (&index, &bits) in indices.iter().zip(records) {
+                passes.store(index as usize, Record::from_bits(bits as u16));
+            }
+            at += indices.len();
+            received += indices.len() as u64;
+        }
+        Ok(received)
     }
 
     /// Send every rank the records of `slices` (each rank's own, in pieces); the ranks keep
@@ -306,6 +428,9 @@ pub struct DistributedSolve {
     /// Records the ranks received from each other for the passes over cut tiers whose moves
     /// may stay in them (every rank's): the open ones their moves reach in other slices.
     pub pass_records_shared: u64,
+    /// Records of child tiers the ranks borrowed from each other to solve their slices of cut
+    /// tiers (every rank's): those their moves reach in parts they do not hold.
+    pub child_records_borrowed: u64,
     /// Tiers solved whole by one rank.
     pub tiers_whole: u64,
     /// Cells this rank holds at the end: its own parts of the tiers (every tier it read is
@@ -320,19 +445,45 @@ pub struct DistributedSolve {
 /// a one-tier game's slice, about `1/N` of the table; a chain of tiers the two tiers in play),
 /// and the side table of its largest part of a tier solved by retrograde analysis. Its own
 /// parts of the finished tiers go to its checkpoint and are read back for the database.
+/// When the child tiers of a cut tier, read whole by every rank, would not fit
+/// `options.memory_limit`, the ranks borrow what their slices reach of them instead: then
+/// the figure is what a rank holds before it borrows, and the records borrowed are checked
+/// against the limit as each slice finds them.
 #[must_use]
 pub fn rank_bytes<G: IndexedGame>(game: &G, options: &Options, size: usize) -> u64 {
-    rank_bytes_saving(game, options, size, true)
+    plan(game, options, size, true).1
 }
 
-/// [`rank_bytes`], the finished parts kept in memory unless `saved` (to a checkpoint).
-fn rank_bytes_saving<G: IndexedGame>(game: &G, options: &Options, size: usize, saved: bool) -> u64 {
+/// Whether the ranks borrow from the child tiers of a cut tier (see [`rank_bytes`]), and the
+/// bytes a rank takes that way; the finished parts kept in memory unless `saved` (to a
+/// checkpoint).
+fn plan<G: IndexedGame>(game: &G, options: &Options, size: usize, saved: bool) -> (bool, u64) {
+    let gathered = rank_bytes_reading(game, options, size, saved, false);
+    if gathered <= options.memory_limit {
+        return (false, gathered);
+    }
+    let borrowed = rank_bytes_reading(game, options, size, saved, true);
+    if borrowed < gathered {
+        (true, borrowed)
+    } else {
+        (false, gathered)
+    }
+}
+
+/// [`rank_bytes`], the child tiers of cut tiers borrowed from when `borrow`.
+fn rank_bytes_reading<G: IndexedGame>(
+    game: &G,
+    options: &Options,
+    size: usize,
+    saved: bool,
+    borrow: bool,
+) -> u64 {
     let size = size.max(1);
     let retrograde = options.retrograde && game.has_unmoves();
     let Ok(tiers) = tiers(game) else {
         return super::solve_bytes(game, options);
     };
-    let Ok(schedule) = Schedule::new(game, &tiers, size) else {
+    let Ok(schedule) = Schedule::new(game, &tiers, size, borrow) else {
         return super::solve_bytes(game, options);
     };
     (0..size)
@@ -353,7 +504,12 @@ fn rank_bytes_saving<G: IndexedGame>(game: &G, options: &Options, size: usize, s
                 0
             };
             schedule
-                .rank_records(&tiers, rank, !retrograde, saved)
+                .rank_records(
+                    &tiers,
+                    rank,
+                    |tier| !retrograde && !game.moves_leave_tier(tier),
+                    saved,
+                )
                 .saturating_mul(super::BYTES_PER_POSITION)
                 .saturating_add(side)
         })
@@ -375,15 +531,34 @@ pub fn solve_distributed<G: IndexedGame + Sync>(
     exchange: &mut dyn Exchange,
     path: &Path,
     header: &Header,
+    checkpoint: Option<&mut Checkpoint>,
+    on_pass: &(dyn Fn(&Progress) + Sync),
+) -> Result<DistributedSolve, EngineError> {
+    solve_on_ranks(
+        game, options, exchange, path, header, checkpoint, on_pass, None,
+    )
+}
+
+/// [`solve_distributed`], the ranks borrowing from child tiers or not as `force_borrow`
+/// says (else as [`rank_bytes`] decides).
+#[allow(clippy::too_many_arguments)]
+fn solve_on_ranks<G: IndexedGame + Sync>(
+    game: &G,
+    options: &Options,
+    exchange: &mut dyn Exchange,
+    path: &Path,
+    header: &Header,
     mut checkpoint: Option<&mut Checkpoint>,
     on_pass: &(dyn Fn(&Progress) + Sync),
+    force_borrow: Option<bool>,
 ) -> Result<DistributedSolve, EngineError> {
     let count = game.index_count();
     let (rank, size) = (exchange.rank(), exchange.size());
     // The same figure on every rank, so that all refuse together (all have a checkpoint or
     // none has: a rank without one would keep its finished parts).
     let saved = exchange.all_reduce(u64::from(checkpoint.is_some()), Reduce::Min)? != 0;
-    let needed = rank_bytes_saving(game, options, size, saved);
+    let (borrow, needed) = plan(game, options, size, saved);
+    let borrow = force_borrow.unwrap_or(borrow);
     if needed > options.memory_limit || usize::try_from(count).is_err() {
         return Err(EngineError::OverMemory {
             needed,
@@ -392,7 +567,7 @@ pub fn solve_distributed<G: IndexedGame + Sync>(
         });
     }
     let tiers = tiers(game)?;
-    let schedule = Schedule::new(game, &tiers, size)?;
+    let schedule = Schedule::new(game, &tiers, size, borrow)?;
     // The exchange stays on this thread (an MPI communicator may not move), so the work runs
     // on rayon's global pool, sized here unless it was built already.
     if options.threads != 0 {
@@ -407,6 +582,7 @@ pub fn solve_distributed<G: IndexedGame + Sync>(
         tier: 0,
         traffic: Vec::new(),
         pass_records: 0,
+        child_records: 0,
     });
     let mut result = DistributedSolve {
         waves: schedule.waves.len() as u64,
@@ -478,10 +654,9 @@ pub fn solve_distributed<G: IndexedGame + Sync>(
                         Ok(c.slice())
                     })?
                 };
-                let cells = passes.cells(&slice);
                 let agreed_done = split_order.iter().position(|&t| t == tier) < Some(agreed);
                 if let Some(records) = saved_part(tier).filter(|_| alone || agreed_done) {
-                    restore(cells, records, &format!("tier {tier}"))?;
+                    restore(passes.cells(&slice), records, &format!("tier {tier}"))?;
                     let positions = records.iter().filter(|r| !r.is_hole()).count() as u64;
                     result.positions += positions;
                     result.already_solved += positions;
@@ -494,6 +669,87 @@ pub fn solve_distributed<G: IndexedGame + Sync>(
                     range,
                     indices_solved,
                 };
+                // The child tiers' parts, when this rank borrows from them.
+                let mut children: Vec<(Range<u64>, Vec<Range<u64>>)> = Vec::new();
+                if !alone && schedule.borrow {
+                    children = game
+                        .tier_children(tier)
+                        .into_iter()
+                        .filter_map(|child| {
+                            let placement = by_tier.get(child as usize).copied().flatten()?;
+                            let range = tiers[child as usize].clone();
+                            let parts = schedule.parts(placement.assignment, &range);
+                            Some((range, parts))
+                        })
+                        .collect();
+                    children.sort_by_key(|(range, _)| range.start);
+                }
+                // A tier every move leaves, solved by passes, is decided window by window,
+                // each window's borrowed records let go of before the next: a rank's borrowed
+                // records then stay within a window's, however large the tier.
+                let windowed = !alone
+                    && schedule.borrow
+                    && game.moves_leave_tier(tier)
+                    && !(options.retrograde && game.has_unmoves());
+                if windowed {
+                    let slices = with(&mut cluster, |c| Ok(c.slices.clone()))?;
+                    let longest = slices.iter().map(|s| s.end - s.start).max().unwrap_or(0);
+                    let window_of = |slice: &Range<u64>, window: u64| {
+                        let from = (slice.start + window * WINDOW_POSITIONS).min(slice.end);
+                        from..(from + WINDOW_POSITIONS).min(slice.end)
+                    };
+                    let mut done = super::solve::TierDone::default();
+                    let mut no_levels =
+                        |_: u32, _: bool, _: &[AtomicU32], _: &mut Option<Cluster<'_>>| Ok(());
+                    for window in 0..longest.div_ceil(WINDOW_POSITIONS) {
+                        let mine = window_of(&slice, window);
+                        with(&mut cluster, |c| {
+                            c.slices = slices.iter().map(|s| window_of(s, window)).collect();
+                            let written = mine.end - slice.start;
+                            c.borrow_children(
+                                &mut passes,
+                                range,
+                                written,
+                                &mine,
+                                &children,
+                                true,
+                                options.memory_limit,
+                            )
+                        })?;
+                        let part =
+                            passes.solve_tier(&job, &mut cluster, None, &mut no_levels, on_pass)?;
+                        done.positions += part.positions;
+                        done.passes = done.passes.max(part.passes);
+                        passes.table.give_back();
+                    }
+                    with(&mut cluster, |c| {
+                        c.slices = slices;
+                        Ok(())
+                    })?;
+                    result.positions += done.positions;
+                    result.passes += done.passes;
+                    if let Some(checkpoint) = checkpoint.as_mut() {
+                        checkpoint.save(tier, snapshot(passes.cells(&slice)))?;
+                    }
+                    indices_solved += range.end - range.start;
+                    continue;
+                }
+                if !children.is_empty() {
+                    // The records of the child tiers this slice reaches in other ranks' parts.
+                    let written = slice.end - slice.start;
+                    with(&mut cluster, |c| {
+                        c.borrow_children(
+                            &mut passes,
+                            range,
+                            written,
+                            &slice,
+                            &children,
+                            false,
+                            options.memory_limit,
+                        )
+                    })?;
+                }
+                let cells = passes.cells(&slice);
                 let done = if alone {
                     let saved = alone_in_progress.take_if(|s| s.tier == tier);
                     result.resumed |= saved.is_some();
@@ -560,6 +816,7 @@ pub fn solve_distributed<G: IndexedGame + Sync>(
                 if let Some(checkpoint) = checkpoint.as_mut() {
                     checkpoint.save(tier, snapshot(cells))?;
                 }
+                passes.table.give_back();
                 indices_solved += range.end - range.start;
             }
             // The tiers this wave read last: each rank keeps its own part of them, for the
@@ -593,6 +850,16 @@ pub fn solve_distributed<G: IndexedGame + Sync>(
                 let range = &tiers[placement.tier as usize];
                 passes.table.keep_only(range, &own(placement))?;
             }
+            // A tier read later but not whole here: this rank keeps its own part, which the
+            // others borrow from.
+            for placement in wave
+                .iter()
+                .filter(|p| p.last_read.is_some() && !p.readers[rank])
+            {
+                let range = &tiers[placement.tier as usize];
+                let part = &schedule.parts(placement.assignment, range)[rank];
+                passes.table.keep_only(range, part)?;
+            }
         }
         Ok(())
     };
@@ -610,6 +877,7 @@ pub fn solve_distributed<G: IndexedGame + Sync>(
         != 0;
     result.traffic = std::mem::take(&mut cluster.traffic);
     result.pass_records_shared = sum(cluster.exchange, cluster.pass_records)?;
+    result.child_records_borrowed = sum(cluster.exchange, cluster.child_records)?;
     let header = Header {
         positions: result.positions,
         ..header.clone()

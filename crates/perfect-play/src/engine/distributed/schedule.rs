@@ -8,9 +8,13 @@
 //! largest first to the rank with the least work so far. Every rank computes the same schedule
 //! from the game alone, so no rank has to announce it.
 //!
-//! After a wave each tier goes to the ranks that read it: the ranks that solve one of its
-//! parents whole, and every rank when a parent is cut into slices. The others never write
-//! its records, so their pages of it are never taken from the system.
+//! After a wave each tier goes to the ranks that read it whole: the ranks that solve one of
+//! its parents whole, and, when the tiers fit the ranks' memory that way, every rank when a
+//! parent is cut into slices. The others never write its records, so their pages of it are
+//! never taken from the system. When they would not fit (`borrow`), a rank solving its slice
+//! of a cut parent borrows only the records its slice reaches, from their owners, just
+//! before it solves the slice: less memory and traffic, for one more reading of the slice's
+//! moves.
 
 use crate::engine::{EngineError, IndexedGame};
 use std::ops::Range;
@@ -31,8 +35,11 @@ pub struct Placement {
     pub tier: u64,
     /// Who solves it.
     pub assignment: Assignment,
-    /// Whether each rank reads it once it is solved (for one of its parents).
+    /// Whether each rank reads it whole once it is solved (for a parent it solves whole).
     pub readers: Vec<bool>,
+    /// Whether the ranks borrow from it (a parent is cut into slices, and the schedule
+    /// borrows): its owners keep their parts until its last parent is solved.
+    pub borrowed: bool,
     /// The wave of its last parent: once that wave is solved, the ranks keep only their
     /// own parts of it (for the database).
     pub last_read: Option<usize>,
@@ -45,10 +52,14 @@ pub struct Schedule {
     /// (in the order the ranks solve them together), then the ones solved whole.
     pub waves: Vec<Vec<Placement>>,
     ranks: usize,
+    /// Whether the slices of a cut tier borrow the records they reach of its children,
+    /// rather than every rank reading the children whole.
+    pub borrow: bool,
 }
 
 impl Schedule {
-    /// The schedule of `game`'s tiers (`tiers`, their index ranges) over `ranks` ranks.
+    /// The schedule of `game`'s tiers (`tiers`, their index ranges) over `ranks` ranks, the
+    /// slices of a cut tier borrowing what they reach of its children when `borrow`.
     ///
     /// # Errors
     /// [`EngineError::BadTiers`] when the game names a child tier that is not later than its
@@ -57,6 +68,7 @@ impl Schedule {
         game: &G,
         tiers: &[Range<u64>],
         ranks: usize,
+        borrow: bool,
     ) -> Result<Schedule, EngineError> {
         let ranks = ranks.max(1);
         let count = tiers.len();
@@ -100,6 +112,7 @@ impl Schedule {
                         tier: t as u64,
                         assignment,
                         readers: vec![false; ranks],
+                        borrowed: false,
                         last_read: None,
                     })
                     .collect(),
@@ -114,6 +127,7 @@ impl Schedule {
                 .map(|p| p.assignment)
         };
         let mut readers = vec![vec![false; ranks]; count];
+        let mut borrowed = vec![false; count];
         let mut last_read = vec![None; count];
         for (parent, kids) in children.iter().enumerate() {
             for &child in kids {
@@ -121,6 +135,7 @@ impl Schedule {
                 *read = (*read).max(Some(wave_of[parent]));
                 match assignment_of(parent) {
                     Some(Assignment::Whole(r)) => readers[child as usize][r] = true,
+                    Some(Assignment::Split) if borrow => borrowed[child as usize] = true,
                     Some(Assignment::Split) => readers[child as usize].fill(true),
                     None => {}
                 }
@@ -128,9 +143,14 @@ impl Schedule {
         }
         for placement in waves.iter_mut().flatten() {
             placement.readers = std::mem::take(&mut readers[placement.tier as usize]);
+            placement.borrowed = borrowed[placement.tier as usize];
             placement.last_read = last_read[placement.tier as usize];
         }
-        Ok(Schedule { waves, ranks })
+        Ok(Schedule {
+            waves,
+            ranks,
+            borrow,
+        })
     }
 
     /// What each rank holds of tier `range` once it solved its part: its slice of a tier cut
@@ -174,16 +194,19 @@ impl Schedule {
             .collect()
     }
 
-    /// The most records rank `rank` holds at once: the tiers it still reads, its own parts of
-    /// the other tiers solved so far (none when `saved`: its checkpoint holds them), and the
-    /// tiers of the wave in progress (whole when they are gathered: `gathered`, a solve by
-    /// passes, or read by this rank once shared).
+    /// The most records rank `rank` holds at once: the tiers it still reads whole, its own
+    /// parts of those it borrows from (with the bitmap of what it borrows, counted as
+    /// records; the records borrowed come on top, known once its slice is read), its own
+    /// parts of the other tiers solved so far (none when `saved`: its checkpoint holds
+    /// them), and the tiers of the wave in progress (whole when they are gathered:
+    /// `gathered(tier)`, a cut tier solved by passes whose moves may stay in it, or read by
+    /// this rank once shared).
     #[must_use]
     pub fn rank_records(
         &self,
         tiers: &[Range<u64>],
         rank: usize,
-        gathered: bool,
+        gathered: impl Fn(u64) -> bool,
         saved: bool,
     ) -> u64 {
         let rank = rank.min(self.ranks - 1);
@@ -198,8 +221,11 @@ impl Schedule {
                     .iter()
                     .flatten()
                     .map(|p| {
-                        if p.readers[rank] && p.last_read.is_some_and(|w| w >= now) {
+                        let read = p.last_read.is_some_and(|w| w >= now);
+                        if read && p.readers[rank] {
                             len(p.tier)
+                        } else if read && p.borrowed {
+                            part(p) + len(p.tier).div_ceil(16)
                         } else if saved {
                             0
                         } else {
@@ -210,8 +236,8 @@ impl Schedule {
                 let current: u64 = self.waves[now]
                     .iter()
                     .map(|p| {
-                        let whole =
-                            p.readers[rank] || (gathered && p.assignment == Assignment::Split);
+                        let whole = p.readers[rank]
+                            || (gathered(p.tier) && p.assignment == Assignment::Split);
                         if whole { len(p.tier) } else { part(p) }
                     })
                     .sum();

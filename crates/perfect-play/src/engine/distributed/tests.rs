@@ -65,6 +65,20 @@ fn on_ranks<G: IndexedGame + Sync>(
     checkpoints: bool,
     stop: Option<(usize, u64, u32)>,
 ) -> Vec<Result<DistributedSolve, EngineError>> {
+    on_ranks_borrowing(game, ranks, db, header, checkpoints, stop, None)
+}
+
+/// [`on_ranks`], the slices of cut tiers borrowing from the child tiers or not as `borrow`
+/// says (else as the memory limit decides: not, for these small games).
+fn on_ranks_borrowing<G: IndexedGame + Sync>(
+    game: &G,
+    ranks: usize,
+    db: &Path,
+    header: &Header,
+    checkpoints: bool,
+    stop: Option<(usize, u64, u32)>,
+    borrow: Option<bool>,
+) -> Vec<Result<DistributedSolve, EngineError>> {
     std::thread::scope(|scope| {
         let handles: Vec<_> = LocalCluster::ranks(ranks)
             .into_iter()
@@ -85,7 +99,7 @@ fn on_ranks<G: IndexedGame + Sync>(
                             cancel.cancel();
                         }
                     };
-                    let result = solve_distributed(
+                    let result = solve_on_ranks(
                         game,
                         &options,
                         &mut exchange,
@@ -93,6 +107,7 @@ fn on_ranks<G: IndexedGame + Sync>(
                         header,
                         checkpoint.as_mut(),
                         &on_pass,
+                        borrow,
                     );
                     if result.is_ok()
                         && let Some(c) = checkpoint
@@ -107,14 +122,17 @@ fn on_ranks<G: IndexedGame + Sync>(
     })
 }
 
-/// `game`'s database from 1, 2 and 3 ranks is one process's, byte for byte.
+/// `game`'s database from 1, 2 and 3 ranks is one process's, byte for byte, the slices of
+/// cut tiers reading their child tiers whole and borrowing from them.
 fn same_database<G: IndexedGame + Sync>(game: &G, name: &str) {
     // Small blocks, so that slices and blocks cross each other's edges.
     let header = header(game, name, 1000);
     let expected = one_process(game, &header, name);
-    for ranks in 1..=3 {
-        let db = scratch(&format!("{name}-{ranks}.ppdb"));
-        let results = on_ranks(game, ranks, &db, &header, false, None);
+    let runs = [(1, false), (2, false), (3, false), (2, true), (3, true)];
+    for (ranks, borrow) in runs {
+        let db = scratch(&format!("{name}-{ranks}-{borrow}.ppdb"));
+        let results = on_ranks_borrowing(game, ranks, &db, &header, false, None, Some(borrow));
+        let name = format!("{name}{}", if borrow { " borrowing" } else { "" });
         // Each rank ends with its own parts only: together, the table once.
         let held: u64 = results
             .iter()
@@ -129,6 +147,9 @@ fn same_database<G: IndexedGame + Sync>(game: &G, name: &str) {
                 result.database_bytes,
                 if rank == 0 { expected.len() as u64 } else { 0 }
             );
+            // Borrowing only where a cut tier has children.
+            let borrowing = borrow && ranks > 1 && game.tier_count() > 1;
+            assert_eq!(result.child_records_borrowed > 0, borrowing, "{name}");
         }
         let written = std::fs::read(&db).unwrap();
         assert!(
@@ -184,6 +205,44 @@ fn a_tier_every_move_leaves_is_solved_without_its_other_slices() {
     assert!(shared < pawns.index_count(), "{shared}");
 }
 
+/// Each slice of a cut tier borrows only the records it reaches of the child tiers, far fewer
+/// than the ranks would hold reading those tiers whole: Connect Four's positions are a
+/// fraction of its indices, and a slice's moves reach a fraction of those.
+#[test]
+fn the_slices_of_a_cut_tier_borrow_what_they_reach_of_its_children() {
+    let game = ConnectFour::new(4, 4).unwrap();
+    let ranks = 3;
+    let db = scratch("borrow.ppdb");
+    let header = header(&game, "borrow", 1000);
+    let results = on_ranks_borrowing(&game, ranks, &db, &header, false, None, Some(true));
+    std::fs::remove_file(&db).unwrap();
+    let borrowed = results[0].as_ref().unwrap().child_records_borrowed;
+    // Read whole, each child tier of a cut tier would come to every rank but its owners.
+    let tiers = crate::engine::solve::tiers(&game).unwrap();
+    let schedule = Schedule::new(&game, &tiers, ranks, true).unwrap();
+    let by_tier = schedule.by_tier();
+    let whole: u64 = schedule
+        .waves
+        .iter()
+        .flatten()
+        .filter(|p| p.assignment == Assignment::Split)
+        .flat_map(|p| game.tier_children(p.tier))
+        .map(|child| {
+            let range = &tiers[child as usize];
+            let placement = by_tier[child as usize].unwrap();
+            let parts = schedule.parts(placement.assignment, range);
+            parts
+                .iter()
+                .map(|part| (range.end - range.start) - (part.end - part.start))
+                .sum::<u64>()
+        })
+        .sum();
+    assert!(
+        borrowed > 0 && borrowed * 4 < whole,
+        "{borrowed} of {whole}"
+    );
+}
+
 #[test]
 fn the_ranks_tell_each_other_parents_across_their_slices() {
     let game = Dobutsu::with_kinds(false, false, true);
@@ -202,17 +261,28 @@ fn the_ranks_tell_each_other_parents_across_their_slices() {
 /// Stop one rank once `(tier, level)` is saved, check that every rank stopped, then run
 /// again from the checkpoints: one process's database.
 fn stopped_and_resumed<G: IndexedGame + Sync>(game: &G, name: &str, stop: (usize, u64, u32)) {
+    stopped_and_resumed_borrowing(game, name, stop, None);
+}
+
+/// [`stopped_and_resumed`], borrowing from child tiers as `borrow` says.
+fn stopped_and_resumed_borrowing<G: IndexedGame + Sync>(
+    game: &G,
+    name: &str,
+    stop: (usize, u64, u32),
+    borrow: Option<bool>,
+) {
     let header = header(game, name, 1000);
     let expected = one_process(game, &header, name);
     let ranks = 3;
     let db = scratch(&format!("{name}-stopped.ppdb"));
-    let results = on_ranks(game, ranks, &db, &header, true, Some(stop));
+    let on_ranks = |stop| on_ranks_borrowing(game, ranks, &db, &header, true, stop, borrow);
+    let results = on_ranks(Some(stop));
     assert!(
         results.iter().all(Result::is_err),
         "{name}: every rank stops"
     );
     assert!(!db.exists(), "{name}: no database from a stopped solve");
-    let results = on_ranks(game, ranks, &db, &header, true, None);
+    let results = on_ranks(None);
     // With checkpoints the ranks let go of the finished parts their checkpoints hold (read
     // back for the database): only the last wave's tiers stay.
     let held: u64 = results
@@ -248,6 +318,9 @@ fn a_stopped_rank_stops_the_solve_and_the_same_command_resumes_it() {
     // Quixo 3 x 3 at its tier 3 (the ones after it saved whole).
     let quixo = Quixo::new(3).unwrap();
     stopped_and_resumed(&quixo, "quixo-stop", (2, 3, 2));
+    // The same, each slice borrowing what it reaches of the tier after (kept by its owners
+    // past their checkpoints until read).
+    stopped_and_resumed_borrowing(&quixo, "quixo-borrow-stop", (2, 3, 2), Some(true));
 }
 
 #[test]
@@ -256,20 +329,20 @@ fn ready_tiers_are_handed_out_whole_and_large_ones_cut() {
     // for each number of cars on the board (0 to 6), solved from the fewest.
     let game = Dodgem::new(4).unwrap();
     let tiers = crate::engine::solve::tiers(&game).unwrap();
-    let schedule = Schedule::new(&game, &tiers, 2).unwrap();
+    let schedule = Schedule::new(&game, &tiers, 2, true).unwrap();
     assert_eq!(schedule.waves.len(), 7);
     // The last wave is the one tier with every car: cut, and read by no one.
     assert_eq!(schedule.waves[6].len(), 1);
     assert_eq!(schedule.waves[6][0].assignment, Assignment::Split);
     assert_eq!(schedule.waves[6][0].readers, vec![false, false]);
     // Three cars against two (either way round): two tiers of the same size, one per rank,
-    // each read by every rank (their parent is cut).
+    // read whole by no rank: their parent is cut, and its slices borrow what they reach.
     let before: Vec<Assignment> = schedule.waves[5].iter().map(|p| p.assignment).collect();
     assert_eq!(before, vec![Assignment::Whole(0), Assignment::Whole(1)]);
     assert!(
         schedule.waves[5]
             .iter()
-            .all(|p| p.readers == vec![true, true])
+            .all(|p| p.readers == vec![false, false] && p.borrowed)
     );
     // Every tier has a place, once; a tier's children lie in earlier waves.
     let by_tier = schedule.by_tier();
@@ -286,12 +359,12 @@ fn ready_tiers_are_handed_out_whole_and_large_ones_cut() {
         }
     }
     // A rank keeps less than the whole table; one rank solves everything whole.
-    assert!(schedule.rank_records(&tiers, 0, false, false) < game.index_count());
+    assert!(schedule.rank_records(&tiers, 0, |_| false, false) < game.index_count());
     assert!(
         rank_bytes(&game, &Options::default(), 2)
             < crate::engine::solve_bytes(&game, &Options::default())
     );
-    let alone = Schedule::new(&game, &tiers, 1).unwrap();
+    let alone = Schedule::new(&game, &tiers, 1, true).unwrap();
     assert!(
         alone
             .waves
@@ -302,7 +375,7 @@ fn ready_tiers_are_handed_out_whole_and_large_ones_cut() {
     // A chain (Quixo's tiers by marked cubes) gives one tier a wave, each cut.
     let quixo = Quixo::new(3).unwrap();
     let tiers = crate::engine::solve::tiers(&quixo).unwrap();
-    let chain = Schedule::new(&quixo, &tiers, 3).unwrap();
+    let chain = Schedule::new(&quixo, &tiers, 3, false).unwrap();
     assert_eq!(chain.waves.len() as u64, quixo.tier_count());
     assert!(
         chain
@@ -312,14 +385,14 @@ fn ready_tiers_are_handed_out_whole_and_large_ones_cut() {
     );
     // A rank of a chain holds its third of the table and the tiers in play, not all of it;
     // with its finished parts in its checkpoint, the tiers in play only.
-    let held = chain.rank_records(&tiers, 1, false, false);
+    let held = chain.rank_records(&tiers, 1, |_| false, false);
     assert!(
         held < quixo.index_count() * 2 / 3,
         "{held} of {}",
         quixo.index_count()
     );
     let largest = tiers.iter().map(|t| t.end - t.start).max().unwrap();
-    assert!(chain.rank_records(&tiers, 1, false, true) <= 2 * largest);
+    assert!(chain.rank_records(&tiers, 1, |_| false, true) <= 2 * largest);
 }
 
 #[test]
@@ -327,7 +400,7 @@ fn a_rank_stopped_in_a_tier_it_solves_alone_resumes_it() {
     // Dodgem 4 x 4 on three ranks: the largest tier that one rank other than 0 solves alone.
     let game = Dodgem::new(4).unwrap();
     let tiers = crate::engine::solve::tiers(&game).unwrap();
-    let schedule = Schedule::new(&game, &tiers, 3).unwrap();
+    let schedule = Schedule::new(&game, &tiers, 3, false).unwrap();
     let (tier, owner) = schedule
         .waves
         .iter()
