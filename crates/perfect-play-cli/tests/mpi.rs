@@ -92,8 +92,11 @@ fn two_and_three_ranks_write_one_process_database() {
                 // Every move adds a disc: a cut tier needs nothing of the others' slices.
                 assert_eq!(schedule["pass_records_shared"], 0, "{schedule}");
             }
-            // Every child tier fits whole within the default memory limit: none borrowed.
-            assert_eq!(schedule["child_records_borrowed"], 0, "{schedule}");
+            // Connect Four's slices borrow window by window what they reach of the next
+            // tier (faster than reading it whole); the other games' child tiers fit whole
+            // within the default memory limit: none borrowed.
+            let borrowed = schedule["child_records_borrowed"].as_u64().unwrap();
+            assert_eq!(borrowed > 0, game[0] == "connect-four", "{schedule}");
             for field in ["outcome", "remoteness", "positions_in_table", "indices"] {
                 assert_eq!(answer[field], expected_answer[field], "{game:?}: {field}");
             }
@@ -111,19 +114,19 @@ fn two_and_three_ranks_write_one_process_database() {
     }
 }
 
-/// With a memory limit the child tiers of a cut tier do not fit whole (Connect Four 5 x 4 on
-/// 3 ranks: 1.3 MB a rank borrowing, above 4 MB reading them whole), each rank borrows the
-/// records its slice reaches instead: the same database.
+/// With a memory limit the child tiers of a cut tier do not fit whole (Dodgem 4 x 4 on 3
+/// ranks: 0.89 MB a rank borrowing, more reading them whole), each rank borrows the records
+/// its slice reaches instead: the same database.
 #[test]
 fn ranks_short_of_memory_borrow_the_child_records_their_slices_reach() {
-    let game = ["connect-four", "--width", "5", "--height", "4"];
+    let game = ["dodgem", "--size", "4"];
     let dir = scratch("borrow");
     let one = dir.join("one.ppdb");
     one_process(&game, &one);
     let expected = std::fs::read(&one).unwrap();
     let db = dir.join("np3.ppdb");
     let out = mpirun(3, &game, &db)
-        .args(["--memory-limit", "2M"])
+        .args(["--memory-limit", "1M"])
         .output()
         .unwrap();
     let answer = succeeded(&out, "3 ranks borrowing");
@@ -135,7 +138,7 @@ fn ranks_short_of_memory_borrow_the_child_records_their_slices_reach() {
     // Below what a rank needs even borrowing: refused up front with the figure.
     let refused = dir.join("refused.ppdb");
     let out = mpirun(3, &game, &refused)
-        .args(["--memory-limit", "1M"])
+        .args(["--memory-limit", "500K"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));

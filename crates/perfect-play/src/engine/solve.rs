@@ -491,6 +491,33 @@ pub(super) struct Passes<'a, G> {
 /// Indices a worker takes at a time.
 const CHUNK: usize = 4096;
 
+/// The moves of a chunk of a window, played once ([`Passes::play_window`]).
+pub(super) struct MovesChunk {
+    /// The chunk's first index.
+    start: usize,
+    /// By index: a hole, the record of a position without moves, or open (decided from its
+    /// moves).
+    ends: Vec<Record>,
+    /// By index, where its moves start in `moves` (one more at the end).
+    first: Vec<u32>,
+    moves: Vec<Reached>,
+    /// Indices reached that this rank neither holds nor borrowed.
+    elsewhere: Vec<u64>,
+}
+
+/// Where a move leads, in one word: the index reached, or with [`Reached::ENDED`] set the
+/// end of the game, its record for the mover in the low bits.
+#[derive(Clone, Copy)]
+struct Reached(u64);
+
+impl Reached {
+    const ENDED: u64 = 1 << 63;
+
+    fn ended(record: Record) -> Reached {
+        Reached(Reached::ENDED | u64::from(record.bits()))
+    }
+}
+
 /// What one pass did.
 pub(super) struct PassResult {
     /// Positions decided.
@@ -1006,6 +1033,174 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
             })
     }
 
+    /// Play the moves of every position of `window` (of a tier every move leaves) once, for
+    /// [`Passes::decide_window`], and list in order the indices they reach in `ranges` (the
+    /// child tiers, in index order) that this rank neither holds nor borrowed: what it
+    /// borrows first.
+    pub(super) fn play_window(
+        &self,
+        window: &Range<u64>,
+        ranges: &[Range<u64>],
+    ) -> Result<(Vec<MovesChunk>, Vec<u64>), EngineError> {
+        let start = window.start as usize;
+        let len = (window.end - window.start) as usize;
+        let chunks: Vec<MovesChunk> = (0..len.div_ceil(CHUNK))
+            .into_par_iter()
+            .map(|chunk| {
+                self.cancel.check()?;
+                let from = start + chunk * CHUNK;
+                let to = (from + CHUNK).min(start + len);
+                let mut played = MovesChunk {
+                    start: from,
+                    ends: Vec::with_capacity(to - from),
+                    first: Vec::with_capacity(to - from + 1),
+                    moves: Vec::new(),
+                    elsewhere: Vec::new(),
+                };
+                let mut transitions = Vec::new();
+                for index in from..to {
+                    played.first.push(played.moves.len() as u32);
+                    let Some(position) = self.position(index) else {
+                        played.ends.push(Record::HOLE);
+                        continue;
+                    };
+                    transitions.clear();
+                    self.game.transitions(&position, &mut transitions);
+                    if transitions.is_empty() {
+                        played
+                            .ends
+                            .push(ending_record(self.game.no_moves(&position)));
+                        continue;
+                    }
+                    played.ends.push(Record::OPEN);
+                    for transition in &transitions {
+                        let reached = match transition {
+                            Transition::End(ending) => Reached::ended(ending_record(*ending)),
+                            Transition::Continue {
+                                position: next,
+                                reward,
+                            } => {
+                                if *reward != 0 {
+                                    return Err(EngineError::Scoring { reward: *reward });
+                                }
+                                let to = self.index_of(next);
+                                let at = ranges.partition_point(|r| r.start <= to);
+                                if at.checked_sub(1).is_some_and(|a| to < ranges[a].end)
+                                    && self.table.get(to).is_none()
+                                {
+                                    played.elsewhere.push(to);
+                                }
+                                if to & Reached::ENDED != 0 {
+                                    return Err(EngineError::BadIndex {
+                                        from: index as u64,
+                                        to,
+                                        why: "outside the table",
+                                    });
+                                }
+                                Reached(to)
+                            }
+                        };
+                        played.moves.push(reached);
+                    }
+                }
+                played.first.push(played.moves.len() as u32);
+                Ok(played)
+            })
+            .collect::<Result<_, EngineError>>()?;
+        let mut elsewhere: Vec<u64> = chunks
+            .iter()
+            .flat_map(|c| c.elsewhere.iter().copied())
+            .collect();
+        elsewhere.par_sort_unstable();
+        elsewhere.dedup();
+        Ok((chunks, elsewhere))
+    }
+
+    /// Decide every position of a window of tier `tier` (every move leaves it) from its moves
+    /// as [`Passes::play_window`] played them, the child tiers' records held or borrowed: one
+    /// pass, the moves not played again. Returns the positions.
+    pub(super) fn decide_window(
+        &self,
+        tier: &Range<u64>,
+        chunks: &[MovesChunk],
+    ) -> Result<u64, EngineError> {
+        chunks
+            .par_iter()
+            .map(|played| {
+                self.cancel.check()?;
+                let (mut positions, mut decided) = (0u64, 0u64);
+                for (offset, &end) in played.ends.iter().enumerate() {
+                    let index = played.start + offset;
+                    if end == Record::HOLE {
+                        self.store(index, Record::HOLE);
+                        continue;
+                    }
+                    positions += 1;
+                    let record = if end == Record::OPEN {
+                        let moves = &played.moves
+                            [played.first[offset] as usize..played.first[offset + 1] as usize];
+                        self.decide_left(index, tier, moves)?
+                    } else {
+                        end
+                    };
+                    self.store(index, record);
+                    decided += 1;
+                }
+                self.decided.fetch_add(decided, Ordering::Relaxed);
+                Ok(positions)
+            })
+            .try_reduce(|| 0, |a, b| Ok(a + b))
+    }
+
+    /// The record of position `index` of `tier`, whose moves all leave the tier (`moves`:
+    /// where they lead), every child's record known.
+    fn decide_left(
+        &self,
+        index: usize,
+        tier: &Range<u64>,
+        moves: &[Reached],
+    ) -> Result<Record, EngineError> {
+        let mut known = Known::default();
+        for &Reached(reached) in moves {
+            let seen = match reached {
+                ended if ended & Reached::ENDED != 0 => Record::from_bits(ended as u16),
+                to if tier.contains(&to) => {
+                    return Err(EngineError::BadIndex {
+                        from: index as u64,
+                        to,
+                        why: "in the tier the game says every move leaves",
+                    });
+                }
+                to => match self.child_at(index, to)? {
+                    Child::At(_, Record::OPEN) => return Err(earlier_tier(index, to)),
+                    Child::At(_, child) => for_mover(child),
+                    Child::Ended(record) => record,
+                },
+            };
+            known.add(seen);
+        }
+        let (outcome, r) = match (
+            known.nearest_win,
+            known.nearest_tie,
+            known.draw,
+            known.farthest_loss,
+        ) {
+            (Some(w), ..) => (Outcome::Win, w),
+            (None, Some(t), ..) => (Outcome::Tie, t),
+            (None, None, true, _) => return Ok(Record::DRAW),
+            (None, None, false, Some(l)) => (Outcome::Loss, l),
+            // Played with moves, so one of the above.
+            (None, None, false, None) => {
+                return Err(EngineError::BadIndex {
+                    from: index as u64,
+                    to: index as u64,
+                    why: "a position played with moves and none found",
+                });
+            }
+        };
+        Record::new(outcome, r + 1).ok_or(EngineError::TooDeep)
+    }
+
     /// Mark in `reached` the indices of each range (child tiers, in index order, each with
     /// its bitmap from [`super::table::bitmap`]) that the positions of `slice` reach by one
     /// move and this rank neither holds nor borrowed: what it borrows before solving `slice`.
@@ -1026,31 +1221,6 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
             },
             |(), ()| (),
         )
-    }
-
-    /// [`Passes::reached_elsewhere`], the indices listed in order without repeats (`ranges`
-    /// in index order).
-    pub(super) fn reached_list(
-        &self,
-        slice: &Range<u64>,
-        ranges: &[Range<u64>],
-    ) -> Result<Vec<u64>, EngineError> {
-        let mut found = self.reached_by(
-            slice,
-            ranges,
-            Vec::new,
-            |found, _, to| found.push(to),
-            |mut a, mut b| {
-                if a.len() < b.len() {
-                    std::mem::swap(&mut a, &mut b);
-                }
-                a.extend(b);
-                a
-            },
-        )?;
-        found.par_sort_unstable();
-        found.dedup();
-        Ok(found)
     }
 
     /// Play the moves of every position of `slice` and hand each index they reach in one of
