@@ -1044,7 +1044,7 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
     ) -> Result<(Vec<MovesChunk>, Vec<u64>), EngineError> {
         let start = window.start as usize;
         let len = (window.end - window.start) as usize;
-        let chunks: Vec<MovesChunk> = (0..len.div_ceil(CHUNK))
+        let mut chunks: Vec<MovesChunk> = (0..len.div_ceil(CHUNK))
             .into_par_iter()
             .map(|chunk| {
                 self.cancel.check()?;
@@ -1108,8 +1108,8 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
             })
             .collect::<Result<_, EngineError>>()?;
         let mut elsewhere: Vec<u64> = chunks
-            .iter()
-            .flat_map(|c| c.elsewhere.iter().copied())
+            .iter_mut()
+            .flat_map(|c| std::mem::take(&mut c.elsewhere))
             .collect();
         elsewhere.par_sort_unstable();
         elsewhere.dedup();
@@ -1209,38 +1209,12 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
         slice: &Range<u64>,
         reached: &[(Range<u64>, Vec<AtomicU64>)],
     ) -> Result<(), EngineError> {
-        let ranges: Vec<Range<u64>> = reached.iter().map(|(r, _)| r.clone()).collect();
-        self.reached_by(
-            slice,
-            &ranges,
-            || (),
-            |(), at, to| {
-                let (range, bits) = &reached[at];
-                let offset = to - range.start;
-                bits[(offset / 64) as usize].fetch_or(1 << (offset % 64), Ordering::Relaxed);
-            },
-            |(), ()| (),
-        )
-    }
-
-    /// Play the moves of every position of `slice` and hand each index they reach in one of
-    /// `ranges` (in index order) that this rank does not hold to `found` (with the range's
-    /// place), on the threads, each with its own `A`.
-    fn reached_by<A: Send>(
-        &self,
-        slice: &Range<u64>,
-        ranges: &[Range<u64>],
-        init: impl Fn() -> A + Sync + Send,
-        found: impl Fn(&mut A, usize, u64) + Sync + Send,
-        merge: impl Fn(A, A) -> A + Sync + Send,
-    ) -> Result<A, EngineError> {
         let start = slice.start as usize;
         let len = (slice.end - slice.start) as usize;
         (0..len.div_ceil(CHUNK))
             .into_par_iter()
-            .map(|chunk| {
+            .try_for_each(|chunk| {
                 self.cancel.check()?;
-                let mut here = init();
                 let mut transitions = Vec::new();
                 let from = start + chunk * CHUNK;
                 for index in from..(from + CHUNK).min(start + len) {
@@ -1254,18 +1228,19 @@ impl<'a, G: IndexedGame + Sync> Passes<'a, G> {
                             continue;
                         };
                         let to = self.index_of(next);
-                        let at = ranges.partition_point(|r| r.start <= to);
-                        let Some(at) = at.checked_sub(1) else {
+                        let at = reached.partition_point(|(r, _)| r.start <= to);
+                        let Some((range, bits)) = at.checked_sub(1).map(|a| &reached[a]) else {
                             continue;
                         };
-                        if to < ranges[at].end && self.table.get(to).is_none() {
-                            found(&mut here, at, to);
+                        if to < range.end && self.table.get(to).is_none() {
+                            let offset = to - range.start;
+                            bits[(offset / 64) as usize]
+                                .fetch_or(1 << (offset % 64), Ordering::Relaxed);
                         }
                     }
                 }
-                Ok(here)
+                Ok(())
             })
-            .try_reduce(&init, |a, b| Ok(merge(a, b)))
     }
 
     /// The record of open position `index` if this pass can decide it, and whether it waits

@@ -706,8 +706,12 @@ fn solve_on_ranks<G: IndexedGame + Sync>(
                     && game.moves_leave_tier(tier)
                     && !(options.retrograde && game.has_unmoves());
                 if windowed {
-                    let slices = with(&mut cluster, |c| Ok(c.slices.clone()))?;
-                    let longest = slices.iter().map(|s| s.end - s.start).max().unwrap_or(0);
+                    // Every rank takes as many windows as the longest slice has.
+                    let longest = split(range, size)
+                        .iter()
+                        .map(|s| s.end - s.start)
+                        .max()
+                        .unwrap_or(0);
                     let window_of = |slice: &Range<u64>, window: u64| {
                         let from = (slice.start + window * WINDOW_POSITIONS).min(slice.end);
                         from..(from + WINDOW_POSITIONS).min(slice.end)
@@ -720,7 +724,6 @@ fn solve_on_ranks<G: IndexedGame + Sync>(
                         // The moves played once: the borrowed records found, then decided.
                         let (played, elsewhere) = passes.play_window(&mine, &ranges)?;
                         with(&mut cluster, |c| {
-                            c.slices = slices.iter().map(|s| window_of(s, window)).collect();
                             let written = mine.end - slice.start;
                             c.borrow_children(
                                 &mut passes,
@@ -736,10 +739,6 @@ fn solve_on_ranks<G: IndexedGame + Sync>(
                         passes.table.give_back();
                         on_pass(&passes.progress(tier, 1, window as u32 + 1, indices_solved));
                     }
-                    with(&mut cluster, |c| {
-                        c.slices = slices;
-                        Ok(())
-                    })?;
                     result.positions += positions;
                     result.passes += 1;
                     if let Some(checkpoint) = checkpoint.as_mut() {
