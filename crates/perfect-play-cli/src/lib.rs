@@ -88,7 +88,12 @@ where
             Err(e) => {
                 // Whatever was answered before the error still reaches the reader.
                 let _ = io.stdout.flush();
-                report(io, &e.to_string())
+                let status = report(io, &e.to_string());
+                if is_write_failure(e.as_ref()) {
+                    EXIT_WRITE
+                } else {
+                    status
+                }
             }
         },
     }
@@ -171,6 +176,27 @@ pub(crate) fn first_line(message: &str) -> String {
     tips.push("see perfect-play --help".to_string());
     text.push_str(&format!(" ({})", tips.join("; ")));
     text
+}
+
+/// Whether the system failed a file write somewhere in `e`'s chain (a full disk): status 1,
+/// as a failed write of the output is, not the bad-input status.
+fn is_write_failure(e: &(dyn std::error::Error + 'static)) -> bool {
+    let mut next = Some(e);
+    while let Some(e) = next {
+        let file = e
+            .downcast_ref::<perfect_play::durable::FileError>()
+            .or_else(
+                || match e.downcast_ref::<perfect_play::registry::QueryError>() {
+                    Some(perfect_play::registry::QueryError::File(f)) => Some(f),
+                    _ => None,
+                },
+            );
+        if file.is_some_and(perfect_play::durable::FileError::is_write_failure) {
+            return true;
+        }
+        next = e.source();
+    }
+    false
 }
 
 fn report(io: &mut Io<'_>, message: &str) -> u8 {

@@ -590,6 +590,9 @@ fn positions_no_game_reaches_are_refused_with_the_reason() {
         &["quixo", "x../.../...:x"],
         &["quixo", "o../.../...:x"],
         &["query", "quixo", "x../.../...:x"],
+        // Audit item 14: the last mover's cube went in at an end of a line, on the border.
+        &["quixo", ".../.x./...:o"],
+        &["quixo", "x../.o./...:x"],
         &["dobutsu", "gLe/.c./.C./ElG"],
     ] {
         let stderr = assert_bad_input(args);
@@ -675,4 +678,400 @@ fn raw_errors_and_ignored_input_are_named() {
         !stderr.contains("--limit;") && !stderr.contains("with --limit"),
         "{stderr}"
     );
+}
+
+// Files the user hands us (issue 47, items 1-5 and 11): never written through a link, never
+// replaced when they are not ours of the same game, never shrunk by a smaller run; one
+// writer at a time; a full disk exits 1 and leaves nothing behind; special files refused.
+
+/// A folder of its own for each test, removed at the end.
+fn folder() -> tempfile::TempDir {
+    tempfile::tempdir().expect("a scratch folder")
+}
+
+/// The names in `dir`, sorted (hidden ones included: a temporary file left behind shows).
+fn names_in(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("readable")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+fn at(dir: &tempfile::TempDir, name: &str) -> String {
+    dir.path().join(name).display().to_string()
+}
+
+/// Audit item 1: `octal 0.137F --upto 3000 --full --checkpoint dl`, then `--upto 100` and a
+/// heap of 5 on the same file, cut it to 161 bytes and to 1,025 values.
+#[test]
+fn a_smaller_run_never_shrinks_an_octal_checkpoint() {
+    let dir = folder();
+    let dl = at(&dir, "dl");
+    let out = run(&[
+        "octal",
+        "0.137F",
+        "--upto",
+        "2000",
+        "--full",
+        "--checkpoint",
+        &dl,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let saved = std::fs::read(&dl).expect("saved");
+    let same = |bytes: Vec<u8>| bytes.len() == saved.len() && bytes == saved;
+    for smaller in [
+        &["octal", "0.137F", "--upto", "100", "--checkpoint", &dl][..],
+        &["octal", "0.137F", "5", "--checkpoint", &dl],
+    ] {
+        let out = run(smaller);
+        assert!(out.status.success(), "{smaller:?}");
+        assert!(same(std::fs::read(&dl).expect("kept")), "{smaller:?}");
+    }
+    assert_eq!(names_in(dir.path()), ["dl"]);
+}
+
+/// Audit item 2: `book connect-four --db PATH` overwrote a Dodgem table, another book and a
+/// text file with exit 0.
+#[test]
+fn a_book_never_replaces_a_file_that_is_not_the_same_book() {
+    let dir = folder();
+    let (table, book, text) = (at(&dir, "dodgem"), at(&dir, "book"), at(&dir, "notes"));
+    assert!(run(&["solve", "dodgem", "--db", &table]).status.success());
+    let book_args = |db: &str, depth: &str| -> Vec<String> {
+        [
+            "book",
+            "connect-four",
+            "--width",
+            "5",
+            "--height",
+            "4",
+            "--depth",
+            depth,
+            "--db",
+            db,
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let args = book_args(&book, "2");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    assert!(run(&args).status.success());
+    std::fs::write(&text, "my notes").unwrap();
+    let before: Vec<Vec<u8>> = [&table, &book, &text]
+        .map(|p| std::fs::read(p).unwrap())
+        .to_vec();
+    for (db, depth, says) in [
+        (&table, "2", "holds the table of dodgem"),
+        (
+            &book,
+            "1",
+            "holds the opening book of connect-four 5x4, book of 2 plies",
+        ),
+        (&text, "2", "is not a perfect-play database"),
+    ] {
+        let args = book_args(db, depth);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let stderr = assert_bad_input(&args);
+        assert!(stderr.contains(says), "{stderr}");
+    }
+    let after: Vec<Vec<u8>> = [&table, &book, &text]
+        .map(|p| std::fs::read(p).unwrap())
+        .to_vec();
+    assert!(before == after, "a file was changed");
+    // The same book again is read back, not searched, and the file is left as it was.
+    let args = book_args(&book, "2");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let again = json(&args);
+    assert_eq!(again["nodes"], 0, "{again}");
+    assert_eq!(again["database"]["loaded"], true, "{again}");
+    assert!(std::fs::read(&book).unwrap() == before[1]);
+    assert_eq!(names_in(dir.path()), ["book", "dodgem", "notes"]);
+}
+
+/// Audit item 3: `echo precious > V; ln -s V Z.tmp; solve dodgem --db Z` turned V into
+/// database bytes; a dangling `PATH.partial` was created through.
+#[test]
+fn no_file_is_written_through_a_link() {
+    let dir = folder();
+    let precious = at(&dir, "V");
+    std::fs::write(&precious, "precious\n").unwrap();
+    for planted in ["Z.tmp", "Y", "X.partial", "W.lock"] {
+        std::os::unix::fs::symlink(&precious, dir.path().join(planted)).unwrap();
+    }
+    std::os::unix::fs::symlink(at(&dir, "nowhere"), dir.path().join("U.partial")).unwrap();
+    assert!(
+        run(&["solve", "dodgem", "--db", &at(&dir, "Z")])
+            .status
+            .success()
+    );
+    for db in ["Y", "X", "U", "W"] {
+        let stderr = assert_bad_input(&["solve", "dodgem", "--db", &at(&dir, db)]);
+        assert!(
+            stderr.contains("symbolic link") || stderr.contains("not a perfect-play database"),
+            "{db}: {stderr}"
+        );
+    }
+    let stderr = assert_bad_input(&[
+        "book",
+        "connect-four",
+        "--width",
+        "4",
+        "--height",
+        "4",
+        "--depth",
+        "1",
+        "--db",
+        &at(&dir, "Y"),
+    ]);
+    assert!(stderr.contains("symbolic link"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&precious).unwrap(), "precious\n");
+    assert!(!dir.path().join("nowhere").exists());
+    assert!(
+        names_in(dir.path())
+            .iter()
+            .all(|n| !n.ends_with(".tmp") || n == "Z.tmp")
+    );
+}
+
+/// Audit item 5: two solves on one `--db` ran at once and the losers failed on a vanished
+/// `X.partial`; now the second is told at once that the first holds the file.
+#[test]
+fn a_second_solve_into_the_same_database_is_told_at_once() {
+    let dir = folder();
+    let db = dir.path().join("shared");
+    let held = perfect_play::durable::Lock::take(&db).expect("the first writer's lock");
+    let start = Instant::now();
+    let stderr = assert_bad_input(&[
+        "solve",
+        "dodgem",
+        "--size",
+        "4",
+        "--db",
+        &at(&dir, "shared"),
+    ]);
+    assert!(start.elapsed() < Duration::from_secs(5));
+    assert!(
+        stderr.contains("being written by another perfect-play process"),
+        "{stderr}"
+    );
+    drop(held);
+    assert!(
+        run(&["solve", "dodgem", "--db", &at(&dir, "shared")])
+            .status
+            .success()
+    );
+    assert_eq!(names_in(dir.path()), ["shared"]);
+}
+
+/// Audit item 5: a full disk while writing a database exited 2 and left `X.tmp` behind. A
+/// file size limit makes every write past 2 KiB fail as a full disk does (the checkpoint's
+/// first tier here; `durable`'s own tests fail the database's write itself).
+#[test]
+fn a_full_disk_while_saving_exits_1_and_leaves_no_temporary_file() {
+    let dir = folder();
+    let db = at(&dir, "D");
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(r#"trap "" XFSZ; ulimit -f 2; exec "$0" solve dodgem --size 4 --db "$1""#)
+        .arg(env!("CARGO_BIN_EXE_perfect-play"))
+        .arg(&db)
+        .output()
+        .expect("sh runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("cannot write"), "{stderr}");
+    let names = names_in(dir.path());
+    assert!(
+        names.iter().all(|n| !n.ends_with(".tmp") && n != "D"),
+        "{names:?}"
+    );
+}
+
+/// Audit item 11: a FIFO as `--db` blocked forever.
+#[test]
+fn a_fifo_or_a_folder_as_a_file_is_refused_at_once() {
+    let dir = folder();
+    let fifo = at(&dir, "fifo");
+    if !Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        return; // no mkfifo here
+    }
+    let folder = dir.path().display().to_string();
+    let cases: &[&[&str]] = &[
+        &["query", "dodgem", "--db", &fifo],
+        &["solve", "dodgem", "--db", &fifo],
+        &["dodgem", "--db", &fifo],
+        &["connect-four", "4", "--db", &fifo],
+        &["serve", "--db", &fifo],
+        &["play", "dodgem", "--db", &fifo],
+        &["octal", "0.77", "--upto", "10", "--checkpoint", &fifo],
+        &[
+            "book",
+            "connect-four",
+            "--width",
+            "4",
+            "--height",
+            "4",
+            "--depth",
+            "1",
+            "--db",
+            &fifo,
+        ],
+        &["solve", "dodgem", "--db", &folder],
+    ];
+    for args in cases {
+        let mut child = binary()
+            .args(*args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("runs");
+        let start = Instant::now();
+        while child.try_wait().expect("waits").is_none() {
+            if start.elapsed() > Duration::from_secs(10) {
+                let _ = child.kill();
+                panic!("{args:?} blocked on the FIFO");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let out = child.wait_with_output().expect("finished");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("a FIFO") || stderr.contains("a folder"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
+/// Audit item 15: a start no move mentions was answered as a loss, a duplicate JSON key kept
+/// the last, and LeetCode's lists took a trailing comma.
+#[test]
+fn graph_files_say_what_they_mean_or_are_refused() {
+    for (input, says) in [
+        (
+            r#"{"start":"Z","moves":{"A":["B"]}}"#,
+            "start \"Z\" is not a position of the graph",
+        ),
+        (
+            r#"{"start":"A","moves":{"A":["B"],"A":[]}}"#,
+            "the key \"A\" is given twice",
+        ),
+        (
+            r#"{"start":"A","moves":{"A":["B"]},"results":{"B":"loss","B":"win"}}"#,
+            "given twice",
+        ),
+    ] {
+        let out = run_with_input(&["graph", "-"], Some(input));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{input}: {stderr}");
+        assert!(stderr.contains(says), "{input}: {stderr}");
+    }
+    // A start that is a move's target, or a position of its own without moves, is answered.
+    for input in [
+        r#"{"start":"B","moves":{"A":["B"]}}"#,
+        r#"{"start":"Z","moves":{"A":["B"],"Z":[]}}"#,
+    ] {
+        let out = run_with_input(&["graph", "-"], Some(input));
+        assert!(
+            out.status.success(),
+            "{input}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let stderr = assert_bad_input(&[
+        "cat-and-mouse",
+        "--graph",
+        "[[2,5],[3],[0,4,5],[1,4,5],[2,3],[0,2,3],]",
+        "1",
+        "2",
+    ]);
+    assert!(stderr.contains("trailing comma"), "{stderr}");
+    assert!(
+        run(&[
+            "cat-and-mouse",
+            "--graph",
+            "[[2,5],[3],[0,4,5],[1,4,5],[2,3],[0,2,3]]",
+            "1",
+            "2"
+        ])
+        .status
+        .success()
+    );
+}
+
+/// Audit item 9: `stones -` with 1 GiB under 256M reached 5.2 GB, `graph -` with one 2 GiB
+/// line 4.2 GB, `--graph @FILE` of 512 MB 2.1 GB. Input is read through a limit and refused
+/// as soon as it passes it (here well past it, fed by a thread that stops when refused).
+#[test]
+fn input_is_read_through_a_limit() {
+    let feed = |args: &[&str], bytes: usize, byte: u8| {
+        let mut child = binary()
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("runs");
+        let mut stdin = child.stdin.take().expect("stdin");
+        let writer = std::thread::spawn(move || {
+            use std::io::Write;
+            let chunk = vec![byte; 1 << 16];
+            let mut left = bytes;
+            while left > 0 {
+                let n = left.min(chunk.len());
+                if stdin.write_all(&chunk[..n]).is_err() {
+                    return left; // refused: the reader is gone
+                }
+                left -= n;
+            }
+            0
+        });
+        let out = child.wait_with_output().expect("finishes");
+        let unread = writer.join().expect("writer");
+        (out, unread)
+    };
+    let (out, unread) = feed(&["stones", "-", "--max-piles", "1000"], 64 << 20, b'1');
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("raise --max-piles"), "{stderr}");
+    assert!(unread > 0, "the whole input was read");
+    let (out, unread) = feed(&["graph", "-"], 64 << 20, b'x');
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("line 1: longer than"), "{stderr}");
+    assert!(unread > 0, "the whole line was read");
+    let (out, _) = feed(&["graph", "-", "--memory-limit", "1M"], 4 << 20, b'{');
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("raise --memory-limit"), "{stderr}");
+}
+
+/// Audit item 16: values printed whole, a sentence about play for `serve --json`, empty
+/// input read as the empty row (a tie).
+#[test]
+fn messages_name_the_right_thing_and_stay_short() {
+    let long = "9".repeat(300);
+    let stderr = assert_bad_input(&["stones", "1", "2", &long]);
+    assert!(stderr.len() < 200, "{stderr}");
+    let stderr = assert_bad_input(&["serve", "--json"]);
+    assert!(
+        stderr.contains("to serve") && !stderr.contains("conversation"),
+        "{stderr}"
+    );
+    let out = run_with_input(&["stones", "-"], Some(" \n"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("holds no piles"), "{stderr}");
 }

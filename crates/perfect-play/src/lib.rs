@@ -32,7 +32,7 @@ pub mod baseline;
 pub mod big;
 pub mod budget;
 pub mod can_i_win;
-mod durable;
+pub mod durable;
 pub mod engine;
 pub mod graph;
 pub mod impartial;

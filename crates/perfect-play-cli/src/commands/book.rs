@@ -6,13 +6,14 @@ use super::{Budget, CommandError};
 use crate::args::{BookArgs, BookGame, ConnectFourBookArgs};
 use crate::output::Output;
 use crate::progress;
+use perfect_play::durable;
 use perfect_play::games::connect_four::ConnectFour;
 use perfect_play::games::connect_four::search::Bitboards;
 use perfect_play::registry::answers::connect_four::{self, Searcher};
 use perfect_play::search::{Limits, ScoreGame, book};
 use serde_json::json;
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Seek, Write};
 use std::path::Path;
 use std::time::Instant;
 
@@ -43,6 +44,11 @@ fn connect_four_book(
         "perfect-play book connect-four {}x{} plies {} keys {digest:08x}",
         args.width, args.height, args.depth
     );
+    // One build at a time into a path; a file there that is not this very book is kept.
+    let _lock = durable::Lock::take(&args.db)?;
+    if connect_four::check_book_target(&args.db, &board, args.depth, &positions)? {
+        return built_already(args, budget, &rules, started);
+    }
     let mut known = read_partial(&partial_path, &identity)?;
     let resumed = known.len();
     let mut partial = open_partial(&partial_path, &identity, resumed == 0)?;
@@ -65,14 +71,22 @@ fn connect_four_book(
     let scores = search.score_all(&todo, &limits, &mut |i, score| {
         let key = rules.key(&todo[i]);
         known.insert(key, score);
-        if let Err(e) = writeln!(partial, "{key:x} {score};").and_then(|()| partial.flush()) {
+        let line = partial_line(&identity, key, score);
+        if let Err(e) = writeln!(partial, "{line} {:08x};", line_crc(&identity, &line))
+            .and_then(|()| partial.flush())
+        {
             write_failed.get_or_insert(e);
         }
         bar.inc(1);
     });
     bar.finish_and_clear();
     if let Some(e) = write_failed {
-        return Err(format!("{}: {e}", partial_path.display()).into());
+        return Err(durable::FileError::Write {
+            path: partial_path.display().to_string(),
+            why: e.to_string(),
+            kind: e.kind(),
+        }
+        .into());
     }
     scores.map_err(|stopped| {
         format!(
@@ -90,7 +104,7 @@ fn connect_four_book(
         .ok_or("a position of the book was not searched")?;
     let bytes = connect_four::write_book(&args.db, &board, args.depth, &positions, &scores)?;
     drop(partial);
-    std::fs::remove_file(&partial_path).map_err(|e| format!("{}: {e}", partial_path.display()))?;
+    durable::remove_if_present(&partial_path)?;
     let seconds = started.elapsed().as_secs_f64();
     let nodes = search.nodes();
     let start_score = scores[positions
@@ -132,30 +146,94 @@ fn connect_four_book(
     Ok(Output { text, json })
 }
 
+/// A book already built at `--db`: read back (every block's checksum and the positions'
+/// digest checked) and reported, nothing searched.
+fn built_already(
+    args: &ConnectFourBookArgs,
+    budget: &Budget,
+    rules: &Bitboards,
+    started: Instant,
+) -> Result<Output, CommandError> {
+    let book = connect_four::open_book(&args.db, budget.memory(LISTING_BYTES))?;
+    let start = rules.discs(&perfect_play::Game::start(&book.board));
+    let positions = book.book.len();
+    let score = book
+        .book
+        .get(rules.depth(&start), rules.key(&start))
+        .ok_or("the book does not hold the empty board")?;
+    let (outcome, remoteness) = rules.value_of(0, score);
+    let seconds = started.elapsed().as_secs_f64();
+    let json = json!({
+        "game": "connect-four",
+        "width": args.width,
+        "height": args.height,
+        "plies": args.depth,
+        "positions": positions,
+        "resumed": 0,
+        "nodes": 0,
+        "seconds": seconds,
+        "table_bytes": 0,
+        "start": {"outcome": outcome, "remoteness": remoteness},
+        "database": database_json(&args.db, book.bytes, positions as u64, true, false, 0),
+    });
+    let text = format!(
+        "Connect Four {} x {}: the book of {} plies is in {} already ({positions} positions, {} bytes): read back and checked, nothing searched.\nThe empty board: {outcome} for the first player in {remoteness} plies.\n",
+        args.width,
+        args.height,
+        args.depth,
+        args.db.display(),
+        book.bytes,
+    );
+    Ok(Output { text, json })
+}
+
+/// A partial book's line before its checksum: the key and the score.
+fn partial_line(_identity: &str, key: u64, score: i32) -> String {
+    format!("{key:x} {score}")
+}
+
+/// The checksum that ends a partial book's line: CRC-32 of the book's identity and the line,
+/// so that an edited score, or a line of another book, is searched again, not trusted.
+fn line_crc(identity: &str, line: &str) -> u32 {
+    let mut hasher = crc32fast::Hasher::new();
+    hasher.update(identity.as_bytes());
+    hasher.update(b"\n");
+    hasher.update(line.as_bytes());
+    hasher.finalize()
+}
+
 /// The scores a build cut short kept, by key: none when there is no file; refused when the
-/// file is another book's.
+/// file is another book's (or a link, a FIFO, a folder). A line whose checksum does not
+/// match (cut short by a kill, edited, damaged) is searched again.
 fn read_partial(path: &Path, identity: &str) -> Result<HashMap<u64, i32>, CommandError> {
-    let file = match std::fs::File::open(path) {
-        Ok(file) => file,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(HashMap::new()),
-        Err(e) => return Err(format!("{}: {e}", path.display()).into()),
-    };
+    if !durable::writable_target(path)? {
+        return Ok(HashMap::new());
+    }
+    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut lines = BufReader::new(file).lines();
     let first = lines.next().transpose()?.unwrap_or_default();
+    if identity.starts_with(&first) && first != identity {
+        // The identity line itself cut short by a kill: nothing was kept.
+        return Ok(HashMap::new());
+    }
     if first != identity {
         return Err(format!(
-            "{} is the partial build of another book ({first:?}): remove it or give another --db",
-            path.display()
+            "{} is the partial build of another book ({}): remove it or give another --db",
+            path.display(),
+            perfect_play::parse::shorten(&first)
         )
         .into());
     }
     let mut known = HashMap::new();
     for line in lines {
         let line = line?;
-        // A line cut short by a kill (the last one) lacks its `;`: searched again.
         let parsed = line
             .strip_suffix(';')
-            .and_then(|l| l.split_once(' '))
+            .and_then(|l| l.rsplit_once(' '))
+            .filter(|(body, crc)| {
+                u32::from_str_radix(crc, 16).ok() == Some(line_crc(identity, body))
+            })
+            .and_then(|(body, _)| body.split_once(' '))
             .and_then(|(key, score)| {
                 Some((u64::from_str_radix(key, 16).ok()?, score.parse().ok()?))
             });
@@ -166,16 +244,68 @@ fn read_partial(path: &Path, identity: &str) -> Result<HashMap<u64, i32>, Comman
     Ok(known)
 }
 
-/// The partial file, appended to (`fresh`: started with the identity line).
+/// The partial file, appended to (`fresh`: created, never through a link, and started with
+/// the identity line).
 fn open_partial(path: &Path, identity: &str, fresh: bool) -> Result<std::fs::File, CommandError> {
-    let shown = |e: std::io::Error| format!("{}: {e}", path.display());
+    let shown = |e: std::io::Error| durable::FileError::Write {
+        path: path.display().to_string(),
+        why: e.to_string(),
+        kind: e.kind(),
+    };
     if fresh {
-        let mut file = std::fs::File::create(path).map_err(shown)?;
-        writeln!(file, "{identity}").map_err(shown)?;
-        return Ok(file);
+        // Whatever was there held nothing of this book (read_partial said so): begun anew.
+        durable::remove_if_present(path)?;
     }
-    Ok(std::fs::OpenOptions::new()
-        .append(true)
-        .open(path)
-        .map_err(shown)?)
+    let mut file = durable::open_in_place(path)?;
+    file.seek(std::io::SeekFrom::End(0)).map_err(shown)?;
+    if fresh {
+        writeln!(file, "{identity}").map_err(shown)?;
+    }
+    Ok(file)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const IDENTITY: &str = "perfect-play book connect-four 7x6 plies 2 keys 0123abcd";
+
+    fn line(key: u64, score: i32) -> String {
+        let body = partial_line(IDENTITY, key, score);
+        format!("{body} {:08x};", line_crc(IDENTITY, &body))
+    }
+
+    /// Audit item 4: one edited score line (or 2147483647) resumed into a finished book with a
+    /// valid digest and a wrong best column. Now each line carries a checksum of the book's
+    /// identity and the line: an edited, foreign, old or cut line is searched again.
+    #[test]
+    fn a_partial_book_keeps_only_lines_whose_checksum_holds() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("book.partial");
+        let good = line(0x1f, 3);
+        let edited = line(0x2e, -2).replace(" -2 ", " 5 ");
+        let huge = line(0x3d, 1).replace(" 1 ", " 2147483647 ");
+        let other_book = {
+            let body = partial_line("another", 0x4c, 1);
+            format!("{body} {:08x};", line_crc("another", &body))
+        };
+        let old_form = "5b 1;".to_string();
+        let cut = line(0x6a, 0);
+        let cut = &cut[..cut.len() - 1];
+        std::fs::write(
+            &path,
+            format!("{IDENTITY}\n{good}\n{edited}\n{huge}\n{other_book}\n{old_form}\n{cut}"),
+        )
+        .unwrap();
+        let known = read_partial(&path, IDENTITY).unwrap();
+        assert_eq!(known, HashMap::from([(0x1f, 3)]));
+        // Another book's partial build is refused, not read.
+        let refused = read_partial(&path, "perfect-play book connect-four 6x5 plies 1 keys 0")
+            .unwrap_err()
+            .to_string();
+        assert!(refused.contains("another book"), "{refused}");
+        // A partial whose identity line was itself cut short holds nothing.
+        std::fs::write(&path, &IDENTITY[..20]).unwrap();
+        assert!(read_partial(&path, IDENTITY).unwrap().is_empty());
+    }
 }

@@ -189,7 +189,6 @@ impl Writer {
         if !self.filling.is_empty() {
             self.compress()?;
         }
-        let fail = |e: std::io::Error| io_error(&path, e);
         let header_json = serde_json::to_vec(&self.header).map_err(|e| io_error(&path, e))?;
         let blocks = &self.blocks;
         let mut out: Vec<u8> = Vec::new();
@@ -210,9 +209,50 @@ impl Writer {
         }
         let crc = crc32fast::hash(&out);
         out.extend_from_slice(&crc.to_le_bytes());
-        durable::replace(&path, &out).map_err(fail)?;
+        let header = &self.header;
+        durable::replace(&path, &|existing| same_database(existing, header), &out)?;
         Ok(out.len() as u64)
     }
+}
+
+/// Check before a long solve or build that a database `header` describes may be written at
+/// `path`: nothing there, or a database of the same game and variant (a link, a FIFO,
+/// another game's table, another book or any other file is refused, and kept).
+///
+/// # Errors
+/// [`EngineError::File`] saying what is there.
+pub fn check_writable(path: &Path, header: &Header) -> Result<(), EngineError> {
+    Ok(durable::check_target(path, &|existing| {
+        same_database(existing, header)
+    })?)
+}
+
+/// Whether the file at `path` is a database of the same game and variant as `header` (a
+/// table or a book alike), which a new one may replace: else what it holds.
+fn same_database(path: &Path, header: &Header) -> Result<(), String> {
+    let held = match Database::open(path, false) {
+        Ok(db) => db.header,
+        Err(_) => return Err("is not a perfect-play database (or is a damaged one)".into()),
+    };
+    if held.game == header.game && held.variant == header.variant && held.book == header.book {
+        return Ok(());
+    }
+    let kind = |h: &Header| {
+        if h.book.is_some() {
+            "the opening book"
+        } else {
+            "the table"
+        }
+    };
+    Err(format!(
+        "holds {} of {} {}, not {} of {} {}",
+        kind(&held),
+        held.game,
+        held.variant,
+        kind(header),
+        header.game,
+        header.variant
+    ))
 }
 
 /// A database opened for queries.
@@ -241,7 +281,7 @@ impl Database {
     /// # Errors
     /// [`EngineError::Database`] for a missing file, another format, or a damaged one.
     pub fn open(path: &Path, verify: bool) -> Result<Database, EngineError> {
-        let file = File::open(path).map_err(|e| io_error(path, e))?;
+        let file = durable::open_to_read(path)?;
         let bytes = file.metadata().map_err(|e| io_error(path, e))?.len();
         // A file that ends inside the header is one cut short (or no database at all).
         let fail = |e: std::io::Error| {
@@ -448,6 +488,8 @@ pub struct Checkpoint {
     saved_at: Vec<(u64, u64)>,
     /// The file's length.
     end: u64,
+    /// A level written by [`Checkpoint::stage_level`], not yet put in place.
+    staged: Option<durable::Staged>,
 }
 
 /// A tier part-solved by retrograde analysis: its records once level `level` was done.
@@ -481,6 +523,9 @@ fn level_preamble(identity: &str) -> Vec<u8> {
 /// The tier in progress the level file at `path` holds: `Ok(None)` for no file or one cut
 /// short; an error for a file that is not a level file of this game.
 fn read_level(path: &Path, identity: &str) -> Result<Option<TierInProgress>, EngineError> {
+    if !durable::writable_target(path)? {
+        return Ok(None);
+    }
     let Ok(bytes) = std::fs::read(path) else {
         return Ok(None);
     };
@@ -532,7 +577,11 @@ impl Checkpoint {
         let mut finished = Vec::new();
         let mut saved_at = Vec::new();
         let mut whole = 0u64;
-        if let Ok(bytes) = std::fs::read(path)
+        // A link, a FIFO or a folder at the checkpoint's name is refused before anything is
+        // read or written (a dangling link would otherwise be created through).
+        let exists = durable::writable_target(path)?;
+        if exists
+            && let Ok(bytes) = std::fs::read(path)
             && !preamble.starts_with(&bytes)
         {
             // Anything but a checkpoint of this game (or the start of one) is left alone.
@@ -570,12 +619,7 @@ impl Checkpoint {
                 whole = at as u64;
             }
         }
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .write(true)
-            .truncate(false)
-            .open(path)
-            .map_err(fail)?;
+        let file = durable::open_in_place(path)?;
         let in_progress = read_level(&level_path(path), identity)?;
         // Drop whatever follows the last tier written whole.
         file.set_len(whole).map_err(fail)?;
@@ -596,6 +640,7 @@ impl Checkpoint {
             last_saved: std::time::Instant::now(),
             saved_at,
             end: whole,
+            staged: None,
         })
     }
 
@@ -630,8 +675,12 @@ impl Checkpoint {
     /// [`EngineError::Database`] when it cannot be renamed.
     pub fn commit_level(&mut self) -> Result<(), EngineError> {
         let path = level_path(&self.path);
-        let temporary = durable::temporary_path(&path);
-        std::fs::rename(&temporary, &path).map_err(|e| io_error(&path, e))?;
+        let staged = self
+            .staged
+            .take()
+            .ok_or_else(|| io_error(&path, "no level was staged to put in place"))?;
+        let preamble = level_preamble(&self.identity);
+        staged.commit(&|existing| level_of(existing, &preamble))?;
         self.last_saved = std::time::Instant::now();
         Ok(())
     }
@@ -649,43 +698,44 @@ impl Checkpoint {
         records: impl Iterator<Item = Record>,
     ) -> Result<(), EngineError> {
         let path = level_path(&self.path);
-        let fail = |e: std::io::Error| io_error(&path, e);
-        let temporary = durable::temporary_path(&path);
-        let mut file = BufWriter::new(File::create(&temporary).map_err(fail)?);
-        file.write_all(&level_preamble(&self.identity))
-            .map_err(fail)?;
-        file.write_all(&tier.to_le_bytes()).map_err(fail)?;
-        file.write_all(&level.to_le_bytes()).map_err(fail)?;
-        file.write_all(&[u8::from(ties)]).map_err(fail)?;
-        // The count, length and checksum are known at the end: written there, then here.
-        let fields_at = file.stream_position().map_err(fail)?;
-        file.write_all(&[0; 20]).map_err(fail)?;
-        let mut encoder = zstd::stream::Encoder::new(file, LEVEL).map_err(fail)?;
-        let (mut hasher, mut count) = (crc32fast::Hasher::new(), 0u64);
-        let mut chunk = Vec::with_capacity(1 << 17);
-        let mut records = records.peekable();
-        while records.peek().is_some() {
-            chunk.clear();
-            chunk.extend(
-                records
-                    .by_ref()
-                    .take(1 << 16)
-                    .flat_map(|r| r.bits().to_le_bytes()),
-            );
-            hasher.update(&chunk);
-            count += chunk.len() as u64 / 2;
-            encoder.write_all(&chunk).map_err(fail)?;
-        }
-        let mut file = encoder.finish().map_err(fail)?;
-        let end = file.stream_position().map_err(fail)?;
-        let len = end - fields_at - 20;
-        file.seek(SeekFrom::Start(fields_at)).map_err(fail)?;
-        file.write_all(&count.to_le_bytes()).map_err(fail)?;
-        file.write_all(&len.to_le_bytes()).map_err(fail)?;
-        file.write_all(&hasher.finalize().to_le_bytes())
-            .map_err(fail)?;
-        let file = file.into_inner().map_err(|e| fail(e.into_error()))?;
-        file.sync_data().map_err(fail)
+        let preamble = level_preamble(&self.identity);
+        let staged = durable::stage(&path, &|existing| level_of(existing, &preamble), |file| {
+            let mut file = BufWriter::new(file);
+            file.write_all(&preamble)?;
+            file.write_all(&tier.to_le_bytes())?;
+            file.write_all(&level.to_le_bytes())?;
+            file.write_all(&[u8::from(ties)])?;
+            // The count, length and checksum are known at the end: written there, then
+            // here.
+            let fields_at = file.stream_position()?;
+            file.write_all(&[0; 20])?;
+            let mut encoder = zstd::stream::Encoder::new(file, LEVEL)?;
+            let (mut hasher, mut count) = (crc32fast::Hasher::new(), 0u64);
+            let mut chunk = Vec::with_capacity(1 << 17);
+            let mut records = records.peekable();
+            while records.peek().is_some() {
+                chunk.clear();
+                chunk.extend(
+                    records
+                        .by_ref()
+                        .take(1 << 16)
+                        .flat_map(|r| r.bits().to_le_bytes()),
+                );
+                hasher.update(&chunk);
+                count += chunk.len() as u64 / 2;
+                encoder.write_all(&chunk)?;
+            }
+            let mut file = encoder.finish()?;
+            let end = file.stream_position()?;
+            let len = end - fields_at - 20;
+            file.seek(SeekFrom::Start(fields_at))?;
+            file.write_all(&count.to_le_bytes())?;
+            file.write_all(&len.to_le_bytes())?;
+            file.write_all(&hasher.finalize().to_le_bytes())?;
+            file.flush()
+        })?;
+        self.staged = Some(staged);
+        Ok(())
     }
 
     /// Append a finished tier and make it durable.
@@ -697,7 +747,7 @@ impl Checkpoint {
         tier: u64,
         records: impl Iterator<Item = Record>,
     ) -> Result<(), EngineError> {
-        let fail = |e: std::io::Error| io_error(&self.path, e);
+        let fail = |e: std::io::Error| durable::write_error(&self.path, e);
         // The tier's bytes once, and the compressed data grown as it comes (a bulk compress
         // reserves the worst case, the tier's size again).
         let raw: Vec<u8> = records.flat_map(|r| r.bits().to_le_bytes()).collect();
@@ -767,8 +817,19 @@ impl Checkpoint {
 }
 
 fn remove_if_present(path: &Path) -> Result<(), EngineError> {
-    match std::fs::remove_file(path) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(io_error(path, e)),
-        _ => Ok(()),
+    Ok(durable::remove_if_present(path)?)
+}
+
+/// Whether the file at `path` is a saved level of the game `preamble` names (which a new
+/// level replaces), else what it holds.
+fn level_of(path: &Path, preamble: &[u8]) -> Result<(), String> {
+    let mut head = Vec::new();
+    File::open(path)
+        .and_then(|f| f.take(preamble.len() as u64).read_to_end(&mut head))
+        .map_err(|e| format!("cannot be read ({e})"))?;
+    if head == preamble {
+        Ok(())
+    } else {
+        Err("is not a saved level of this game".into())
     }
 }

@@ -308,6 +308,10 @@ pub enum EngineError {
         /// What went wrong.
         why: String,
     },
+    /// A file that could not be written or read, or that perfect-play will not touch (a
+    /// link, a FIFO, another game's file).
+    #[error("{0}")]
+    File(#[from] crate::durable::FileError),
     /// The worker threads could not be started.
     #[error("could not start the worker threads: {0}")]
     Threads(String),

@@ -34,6 +34,8 @@ pub struct GrundyCheckpoint {
     /// How often the values are saved while the computation runs: a minute by default.
     pub interval: Duration,
     last_saved: Instant,
+    /// Held while the checkpoint is open: one computation at a time saves to a file.
+    _lock: durable::Lock,
 }
 
 fn failed(path: &Path, why: impl std::fmt::Display) -> OctalError {
@@ -60,14 +62,16 @@ impl GrundyCheckpoint {
     /// [`OctalError::Checkpoint`] when the file is not a checkpoint of this code (it is left
     /// alone) or is damaged.
     pub fn open(path: &Path, code: &OctalCode) -> Result<GrundyCheckpoint, OctalError> {
+        let exists = durable::writable_target(path)?;
         let mut checkpoint = GrundyCheckpoint {
             path: path.to_path_buf(),
             code: code.to_string(),
             saved: 0,
             interval: Duration::from_secs(60),
             last_saved: Instant::now(),
+            _lock: durable::Lock::take(path)?,
         };
-        if path.exists() {
+        if exists {
             checkpoint.saved = checkpoint.read(&mut |_| true)?;
         }
         Ok(checkpoint)
@@ -131,11 +135,10 @@ impl GrundyCheckpoint {
     /// # Errors
     /// [`OctalError::Checkpoint`] when the file cannot be read or is damaged.
     pub fn read(&self, each: &mut dyn FnMut(u16) -> bool) -> Result<usize, OctalError> {
-        let mut file = match File::open(&self.path) {
-            Ok(file) => file,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
-            Err(e) => return Err(failed(&self.path, e)),
-        };
+        if durable::readable(&self.path)?.is_none() {
+            return Ok(0);
+        }
+        let mut file = File::open(&self.path).map_err(|e| failed(&self.path, e))?;
         let frame = self.frame(&mut file)?;
         let data = BufReader::new(file).take(frame.len);
         let mut decoder = zstd::stream::read::Decoder::new(data).map_err(|_| self.damaged())?;
@@ -212,13 +215,31 @@ impl GrundyCheckpoint {
         self.last_saved.elapsed() >= self.interval
     }
 
-    /// Save `values` (heaps `0..values.len()`), replacing the last save.
+    /// Save `values` (heaps `0..values.len()`), replacing the last save; fewer values than
+    /// the file holds (a smaller run that went on from it) leave it as it is.
     ///
     /// # Errors
     /// [`OctalError::Checkpoint`] when the file cannot be written.
     pub fn save(&mut self, values: &ValueTable) -> Result<(), OctalError> {
+        if values.len() <= self.saved {
+            return Ok(());
+        }
         let preamble = self.preamble();
-        durable::replace_with(&self.path, |file| {
+        let ours = |existing: &Path| {
+            let mut head = Vec::new();
+            File::open(existing)
+                .and_then(|f| f.take(preamble.len() as u64).read_to_end(&mut head))
+                .map_err(|e| format!("cannot be read ({e})"))?;
+            if head == preamble {
+                Ok(())
+            } else {
+                Err(format!(
+                    "is not a checkpoint of the Grundy values of {}",
+                    self.code
+                ))
+            }
+        };
+        durable::replace_with(&self.path, &ours, |file| {
             file.write_all(&preamble)?;
             file.write_all(&(values.len() as u64).to_le_bytes())?;
             file.write_all(&[0u8; 12])?; // length and CRC, written once known
@@ -242,8 +263,7 @@ impl GrundyCheckpoint {
             file.write_all(&(end - at).to_le_bytes())?;
             file.write_all(&crc.finalize().to_le_bytes())?;
             Ok(())
-        })
-        .map_err(|e| failed(&self.path, e))?;
+        })?;
         self.saved = values.len();
         self.last_saved = Instant::now();
         Ok(())

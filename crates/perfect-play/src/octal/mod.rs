@@ -86,6 +86,10 @@ pub enum OctalError {
     /// A Grundy value past the two bytes a value is stored in.
     #[error("a Grundy value reached 65535 below heap {0}, past the two bytes a value is stored in")]
     ValuesTooLarge(usize),
+    /// A checkpoint file that cannot be written or read, or that perfect-play will not touch
+    /// (a link, a FIFO, another file).
+    #[error("{0}")]
+    File(#[from] crate::durable::FileError),
     /// A checkpoint file that cannot be used.
     #[error("{path}: {why}")]
     Checkpoint {

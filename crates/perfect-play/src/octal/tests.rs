@@ -908,10 +908,18 @@ fn a_checkpoint_of_another_code_or_damaged_is_refused_and_left_alone() {
     let mut other =
         GrundyCheckpoint::open(&path.with_extension("kayles"), &"0.77".parse().unwrap()).unwrap();
     other.save(&vec![0, 1, 2].into()).unwrap();
+    // One computation at a time saves to a file: a second is refused while the first runs.
+    let err = GrundyCheckpoint::open(&path.with_extension("kayles"), &code).unwrap_err();
+    assert!(
+        err.to_string().contains("another perfect-play process"),
+        "{err}"
+    );
+    drop(other);
     let err = GrundyCheckpoint::open(&path.with_extension("kayles"), &code).unwrap_err();
     assert!(err.to_string().contains("not a checkpoint"), "{err}");
     checkpoint = GrundyCheckpoint::open(&path.with_extension("officers"), &code).unwrap();
     checkpoint.save(&vec![0, 0, 1, 1, 2].into()).unwrap();
+    drop(checkpoint);
     let bytes = std::fs::read(path.with_extension("officers")).unwrap();
     std::fs::write(path.with_extension("officers"), &bytes[..bytes.len() - 2]).unwrap();
     let err = GrundyCheckpoint::open(&path.with_extension("officers"), &code).unwrap_err();
@@ -1083,6 +1091,8 @@ fn a_packed_run_goes_on_from_its_checkpoint() {
         matches!(stopped, Err(OctalError::Stopped { heaps: 12_289, .. })),
         "{stopped:?}"
     );
+    // The run let go of its file (and its lock): the next goes on from it.
+    drop(checkpoint);
     let seq = resume(&code, &options, &path);
     assert!(seq.values.is_packed());
     assert_eq!(seq, whole);

@@ -130,6 +130,11 @@ pub enum QueryError {
     /// Long work turned away by the budget's admission (a busy server).
     #[error(transparent)]
     Busy(#[from] crate::budget::Busy),
+    /// A file that could not be read or written, or that perfect-play will not touch: a
+    /// refusal of what was named (a link, a FIFO, another game's file) or a failure of the
+    /// system (a full disk: [`crate::durable::FileError::is_write_failure`]).
+    #[error("{0}")]
+    File(#[from] crate::durable::FileError),
 }
 
 /// A solver's error as a query's: a cancellation stays one, any other error is the input's.
@@ -153,8 +158,17 @@ use crate::octal::OctalError;
 use crate::subtraction::SubtractionError;
 use crate::take_ends::TakeEndsError;
 
+impl From<EngineError> for QueryError {
+    fn from(e: EngineError) -> QueryError {
+        match e {
+            EngineError::Cancelled(c) => QueryError::Cancelled(c),
+            EngineError::File(f) => QueryError::File(f),
+            e => QueryError::bad(e),
+        }
+    }
+}
+
 from_solver_error!(
-    EngineError,
     ImpartialError,
     CanIWinError,
     SubtractionError,

@@ -591,6 +591,23 @@ pub fn write_book(
     )?)
 }
 
+/// Check before a book is built that it may be written at `path`: `Ok(false)` when nothing
+/// is there, `Ok(true)` when the same book (game, board, plies and positions) is there
+/// already; anything else (a link, a FIFO, a table, another book, any other file) is
+/// refused and kept.
+///
+/// # Errors
+/// [`QueryError::File`] saying what is there.
+pub fn check_book_target(
+    path: &std::path::Path,
+    board: &ConnectFour,
+    plies: u32,
+    positions: &[Discs],
+) -> Result<bool, QueryError> {
+    database::check_writable(path, &book_header(board, plies, positions))?;
+    Ok(crate::durable::readable(path)?.is_some())
+}
+
 /// Read a book written by [`write_book`]: its positions listed again (within
 /// `memory_limit`) and checked against the file's digest, every block's checksum checked.
 ///

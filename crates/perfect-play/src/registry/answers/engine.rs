@@ -338,6 +338,15 @@ pub fn solve_into_database_saving_every(
     interval: std::time::Duration,
     progress: &(dyn Fn(&Progress) + Sync),
 ) -> Result<(Solution, u64), EngineError> {
+    // One process at a time solves into a path; a second is told so at once.
+    let _lock = crate::durable::Lock::take(path)?;
+    // Refused before the solve, not after it: a link, a FIFO, another game's file.
+    database::check_writable(path, &database_header(game, 0))?;
+    if crate::durable::readable(path)?.is_some() {
+        // Solved by the process that held the lock before this one took it.
+        let mut db = Database::open(path, false)?;
+        return Ok((Solution::from_records(db.all_records()?), db.bytes));
+    }
     let mut partial = path.as_os_str().to_owned();
     partial.push(".partial");
     let identity = format!("{} {}", game.name(), game.variant());
