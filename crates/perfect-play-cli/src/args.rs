@@ -92,7 +92,7 @@ pub enum Command {
 /// Arguments of `perfect-play serve`.
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  perfect-play serve                       then open http://127.0.0.1:8080/\n  perfect-play serve --port 0              any free port (the URL is printed)\n  curl 'http://127.0.0.1:8080/api/v1/nim?position=3+4+5'\n  curl 'http://127.0.0.1:8080/api/v1/coins?position=10+3+4&misere=true'"
+    after_help = "Examples:\n  perfect-play serve                       then open http://127.0.0.1:8080/\n  perfect-play serve --port 0              any free port (the URL is printed)\n  curl 'http://127.0.0.1:8080/api/v1/nim?position=3+4+5'\n  curl 'http://127.0.0.1:8080/api/v1/coins?position=10+3+4&misere=true'\n\nAnswers are kept in memory for the next request that asks the same: at most 4,096 of\nthem and 256 MB in all, least recently used let go of first; an answer over 1 MB is\nsent but not kept. Faults on the server's side (a served database that cannot be read)\nare answered 500 and never kept."
 )]
 pub struct ServeArgs {
     /// The address to listen on.
@@ -1025,20 +1025,38 @@ fn puzzle_command(info: &'static GameInfo) -> clap::Command {
     command
 }
 
+/// The most a parameter's `@PATH` file may hold: far past any graph the solve could hold
+/// (Cat and Mouse's 2n² positions of 1,000 nodes take 150 MB; their lists, under 8 MB).
+const AT_FILE_BYTES: u64 = 64 << 20;
+
 /// A text parameter given as `@PATH` is read from that file (a graph too long for the
-/// command line).
+/// command line), through its limit; a FIFO or a folder is refused at once.
 fn read_at_file(name: &str, value: String) -> Result<String, clap::Error> {
     let Some(path) = value.strip_prefix('@') else {
         return Ok(value);
     };
-    std::fs::read_to_string(path).map_err(|e| {
+    let flag = name.replace('_', "-");
+    let refused = |why: String| {
         clap::Error::raw(
             clap::error::ErrorKind::ValueValidation,
-            format!(
-                "--{} {value}: cannot read {path}: {e}\n",
-                name.replace('_', "-")
-            ),
+            format!("--{flag} {}: {why}\n", perfect_play::parse::shorten(&value)),
         )
+    };
+    let mut file = perfect_play::durable::open_to_read(std::path::Path::new(path))
+        .map_err(|e| refused(e.to_string()))?;
+    let bytes = perfect_play::parse::read_limited(
+        &mut file,
+        AT_FILE_BYTES,
+        path,
+        "a parameter's file may hold",
+        "no graph that long could be solved here",
+    )
+    .map_err(|e| refused(e.to_string()))?;
+    String::from_utf8(bytes).map_err(|e| {
+        refused(format!(
+            "{path} is not UTF-8 text (a bad byte at offset {})",
+            e.utf8_error().valid_up_to()
+        ))
     })
 }
 

@@ -43,6 +43,10 @@ pub enum ExploreError {
     /// Long work turned away for now by the budget's admission.
     #[error(transparent)]
     Busy(#[from] Busy),
+    /// A fault on the server's side (a served database that cannot be read): not the
+    /// query's, and not kept, since the next request may be answered.
+    #[error("{0}")]
+    Internal(String),
 }
 
 /// The game of that name (or alias) in the library's registry.
@@ -336,7 +340,7 @@ fn read_served(served: &ServedDatabase, position: &str) -> Result<Answer, Explor
     let mut db = served
         .database
         .lock()
-        .map_err(|_| ExploreError::BadInput("the database is unavailable".into()))?;
+        .map_err(|_| ExploreError::Internal("the database is unavailable".into()))?;
     // The file's name only: the server does not show its directories.
     let name = served
         .path
@@ -347,7 +351,19 @@ fn read_served(served: &ServedDatabase, position: &str) -> Result<Answer, Explor
         commands::engine::database_json(name, db.bytes, db.header.positions, true, false, 0);
     let read =
         commands::engine::read_database(game, &mut db, Some(position).filter(|p| !p.is_empty()))
-            .map_err(|e| ExploreError::BadInput(e.to_string()))?;
+            .map_err(|e| {
+                // The file failing is the server's fault; the position is the query's.
+                if e.downcast_ref::<perfect_play::engine::EngineError>()
+                    .is_some()
+                {
+                    ExploreError::Internal(format!(
+                        "the served database {} cannot be read: {e}",
+                        name.display()
+                    ))
+                } else {
+                    ExploreError::BadInput(e.to_string())
+                }
+            })?;
     answers::from_table(&read, position, &served.params, Some(database)).map_err(refusal)
 }
 
@@ -391,6 +407,8 @@ fn refusal(e: QueryError) -> ExploreError {
         | QueryError::Unfinished(message) => ExploreError::BadInput(message),
         QueryError::Cancelled(_) => ExploreError::Cancelled,
         QueryError::Busy(busy) => ExploreError::Busy(busy),
+        // The explorer reads only the files it was started with: their faults are its own.
+        QueryError::File(e) => ExploreError::Internal(e.to_string()),
     }
 }
 
@@ -433,6 +451,7 @@ impl perfect_play_server::Oracle for Explorer {
                     message: busy.to_string(),
                     retry_after: busy.retry_after,
                 },
+                ExploreError::Internal(message) => perfect_play_server::Refusal::Internal(message),
             })
     }
 }

@@ -57,6 +57,10 @@ pub enum Refusal {
         /// Seconds after which to ask again.
         retry_after: u64,
     },
+    /// A fault on the server's side, such as a served file that cannot be read (500, never
+    /// cached: the next request may be answered).
+    #[error("{0}")]
+    Internal(String),
 }
 
 /// What the server asks about games.
@@ -99,6 +103,13 @@ const ANSWERS_AT_ONCE: usize = 64;
 
 /// Answers kept in memory, most recently used first.
 const CACHE_ENTRIES: usize = 4_096;
+
+/// The bytes the kept answers may take in all (`serve --help` says so).
+pub const CACHE_BYTES: usize = 256 << 20;
+
+/// An answer larger than this is sent but not kept: a few such would crowd out thousands of
+/// ordinary ones, and it is rarely asked twice.
+pub const MAX_CACHED_ANSWER_BYTES: usize = 1 << 20;
 
 const HTML: &str = "text/html; charset=utf-8";
 const JS: &str = "text/javascript; charset=utf-8";
@@ -194,6 +205,7 @@ pub fn openapi_document(games: &Value) -> Value {
                     "400": reply("a position or parameter that is not accepted", "Error"),
                     "404": reply("no such game", "Error"),
                     "422": reply("the estimated time is above the per-request budget (refused before any work), or the work ran past the budget and was stopped", "OverBudget"),
+                    "500": reply("a fault on the server's side, such as a served database that cannot be read; never kept, so a later request may be answered", "Error"),
                     "503": reply("long answers are turned away for now (too many waiting), or every worker stayed busy for the whole budget; try again after Retry-After seconds", "Error"),
                 },
             }
@@ -204,11 +216,57 @@ pub fn openapi_document(games: &Value) -> Value {
 
 type CacheKey = (String, Vec<(String, String)>);
 
+/// The answers kept, least recently used let go of first, bounded in entries and in bytes
+/// (keys and bodies counted), so that large answers cannot fill the server's memory.
+struct AnswerCache {
+    entries: LruCache<CacheKey, (StatusCode, Arc<str>)>,
+    bytes: usize,
+    max_bytes: usize,
+}
+
+impl AnswerCache {
+    fn new(max_entries: usize, max_bytes: usize) -> AnswerCache {
+        AnswerCache {
+            entries: LruCache::new(NonZeroUsize::new(max_entries).unwrap_or(NonZeroUsize::MIN)),
+            bytes: 0,
+            max_bytes,
+        }
+    }
+
+    /// The bytes an entry holds: its key's strings, its body and the bookkeeping.
+    fn size(key: &CacheKey, body: &str) -> usize {
+        let params: usize = key.1.iter().map(|(k, v)| k.len() + v.len() + 48).sum();
+        key.0.len() + params + body.len() + 96
+    }
+
+    fn get(&mut self, key: &CacheKey) -> Option<(StatusCode, Arc<str>)> {
+        self.entries.get(key).cloned()
+    }
+
+    fn put(&mut self, key: CacheKey, status: StatusCode, body: Arc<str>) {
+        let size = AnswerCache::size(&key, &body);
+        if size > self.max_bytes {
+            return;
+        }
+        if let Some((_, old)) = self.entries.pop(&key) {
+            self.bytes -= AnswerCache::size(&key, &old);
+        }
+        while self.bytes + size > self.max_bytes || self.entries.len() == self.entries.cap().get() {
+            match self.entries.pop_lru() {
+                Some((k, (_, b))) => self.bytes -= AnswerCache::size(&k, &b),
+                None => break,
+            }
+        }
+        self.bytes += size;
+        self.entries.put(key, (status, body));
+    }
+}
+
 struct Shared {
     oracle: Arc<dyn Oracle>,
     /// The OpenAPI document, made once from the oracle's games.
     openapi: String,
-    cache: Mutex<LruCache<CacheKey, (StatusCode, Arc<str>)>>,
+    cache: Mutex<AnswerCache>,
     /// Answers computed at once, quick and long: past them a request waits (its budget
     /// counting).
     workers: Semaphore,
@@ -222,9 +280,7 @@ pub fn router(oracle: Arc<dyn Oracle>) -> Router {
     let shared = Arc::new(Shared {
         oracle,
         openapi,
-        cache: Mutex::new(LruCache::new(
-            NonZeroUsize::new(CACHE_ENTRIES).unwrap_or(NonZeroUsize::MIN),
-        )),
+        cache: Mutex::new(AnswerCache::new(CACHE_ENTRIES, CACHE_BYTES)),
         workers: Semaphore::new(ANSWERS_AT_ONCE),
         lane: Arc::new(lane::Lane::for_this_machine()),
     });
@@ -249,6 +305,9 @@ pub struct ConnectionLimits {
     /// How long a connection may take to send a request's headers, and stay idle between
     /// requests: slow or silent clients are closed after it.
     pub header_timeout: Duration,
+    /// How long a write to a client may wait for it to read: a client that stops reading
+    /// its answer is closed after it, its memory and worker let go of.
+    pub write_timeout: Duration,
 }
 
 impl Default for ConnectionLimits {
@@ -256,6 +315,7 @@ impl Default for ConnectionLimits {
         ConnectionLimits {
             most_connections: 1024,
             header_timeout: Duration::from_secs(5),
+            write_timeout: Duration::from_secs(10),
         }
     }
 }
@@ -310,8 +370,12 @@ async fn serve_until(
         let Ok(permit) = Arc::clone(&connections).try_acquire_owned() else {
             continue; // over the bound: dropped, so closed
         };
-        let connection =
-            http.serve_connection(hyper_util::rt::TokioIo::new(stream), service.clone());
+        let mut stream = tokio_io_timeout::TimeoutStream::new(stream);
+        stream.set_write_timeout(Some(limits.write_timeout));
+        let connection = http.serve_connection(
+            hyper_util::rt::TokioIo::new(Box::pin(stream)),
+            service.clone(),
+        );
         tokio::spawn(async move {
             let _ = connection.await;
             drop(permit);
@@ -419,12 +483,7 @@ async fn position(
     let mut params = parse_query(&raw);
     params.sort();
     let key = (game, params);
-    if let Some((status, body)) = shared
-        .cache
-        .lock()
-        .ok()
-        .and_then(|mut c| c.get(&key).cloned())
-    {
+    if let Some((status, body)) = shared.cache.lock().ok().and_then(|mut c| c.get(&key)) {
         return json_response(status, body.to_string());
     }
     // The budget counts from the arrival: the wait for a worker is part of it.
@@ -493,6 +552,9 @@ async fn position(
             message,
             retry_after,
         })) => return busy(&message, retry_after),
+        Ok(Err(Refusal::Internal(message))) => {
+            return error(StatusCode::INTERNAL_SERVER_ERROR, &message);
+        }
         Err(_) => {
             return error(
                 StatusCode::INTERNAL_SERVER_ERROR,
@@ -500,12 +562,15 @@ async fn position(
             );
         }
     };
-    let body: Arc<str> = body.to_string().into();
-    // Answers and refusals are functions of the query alone: both are kept.
-    if let Ok(mut cache) = shared.cache.lock() {
-        cache.put(key, (status, Arc::clone(&body)));
+    let body = body.to_string();
+    // Answers and refusals are functions of the query alone: both are kept, within the
+    // cache's bytes, except an answer too large to be worth a place.
+    if body.len() <= MAX_CACHED_ANSWER_BYTES
+        && let Ok(mut cache) = shared.cache.lock()
+    {
+        cache.put(key, status, body.as_str().into());
     }
-    json_response(status, body.to_string())
+    json_response(status, body)
 }
 
 /// `future`, or `Err` once `deadline` passes (never without one).
@@ -555,4 +620,47 @@ fn over_budget_waiting(budget: Option<f64>) -> Response<String> {
         .headers_mut()
         .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(n: usize) -> CacheKey {
+        (
+            "stone-game-6".into(),
+            vec![("position".into(), n.to_string())],
+        )
+    }
+
+    /// Audit item 6: 4,096 answers with no bound in bytes; 280 distinct 32 MB answers ended
+    /// the server. The cache now holds its bytes, least recently used let go of first.
+    #[test]
+    fn the_answer_cache_holds_its_bytes() {
+        let mut cache = AnswerCache::new(4_096, 10_000);
+        let body: Arc<str> = "x".repeat(1_000).into();
+        for n in 0..100 {
+            cache.put(key(n), StatusCode::OK, Arc::clone(&body));
+            assert!(cache.bytes <= 10_000, "{} bytes", cache.bytes);
+        }
+        assert!(cache.entries.len() < 10, "{} entries", cache.entries.len());
+        // The most recent are kept, the oldest let go of.
+        assert!(cache.get(&key(99)).is_some());
+        assert!(cache.get(&key(0)).is_none());
+        // One answer larger than the whole cache is not kept and evicts nothing.
+        let kept = cache.entries.len();
+        cache.put(key(1_000), StatusCode::OK, "y".repeat(20_000).into());
+        assert!(cache.get(&key(1_000)).is_none());
+        assert_eq!(cache.entries.len(), kept);
+        // The same key again replaces its bytes, not adds them.
+        let before = cache.bytes;
+        cache.put(key(99), StatusCode::OK, Arc::clone(&body));
+        assert_eq!(cache.bytes, before);
+        // The count bound still holds.
+        let mut small = AnswerCache::new(3, usize::MAX);
+        for n in 0..10 {
+            small.put(key(n), StatusCode::OK, Arc::clone(&body));
+        }
+        assert_eq!(small.entries.len(), 3);
+    }
 }

@@ -97,3 +97,71 @@ async fn work_stops_at_its_deadline_when_its_client_leaves() {
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
 }
+
+/// An oracle that fails on the server's side until told it is mended, counting its calls.
+struct Faulty {
+    mended: std::sync::atomic::AtomicBool,
+    calls: AtomicU32,
+}
+
+impl Oracle for Faulty {
+    fn games(&self) -> Value {
+        json!({ "games": [] })
+    }
+
+    fn answer(
+        &self,
+        _: &str,
+        _: &[(String, String)],
+        _: &Cancel,
+        _: Arc<dyn Admission>,
+    ) -> Result<Value, Refusal> {
+        self.calls.fetch_add(1, Ordering::SeqCst);
+        if self.mended.load(Ordering::SeqCst) {
+            Ok(json!({ "answer": "mended" }))
+        } else {
+            Err(Refusal::Internal(
+                "the served database cannot be read".into(),
+            ))
+        }
+    }
+
+    fn budget_seconds(&self) -> Option<f64> {
+        Some(2.0)
+    }
+}
+
+async fn ask(address: std::net::SocketAddr) -> String {
+    let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+    stream.write_all(REQUEST).await.unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).await.unwrap();
+    response
+}
+
+/// Audit item 12: a served database changed and restored byte for byte kept answering 400
+/// from the cache. A fault on the server's side is 500 and never kept.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fault_on_the_servers_side_is_500_and_not_kept() {
+    let oracle = Arc::new(Faulty {
+        mended: std::sync::atomic::AtomicBool::new(false),
+        calls: AtomicU32::new(0),
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(perfect_play_server::serve(
+        listener,
+        Arc::clone(&oracle) as Arc<dyn Oracle>,
+    ));
+    for _ in 0..2 {
+        let response = ask(address).await;
+        assert!(response.starts_with("HTTP/1.1 500"), "{response}");
+        assert!(response.contains("cannot be read"), "{response}");
+    }
+    oracle.mended.store(true, Ordering::SeqCst);
+    let response = ask(address).await;
+    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+    // The answer now is kept: asked again, the oracle is not called.
+    let _ = ask(address).await;
+    assert_eq!(oracle.calls.load(Ordering::SeqCst), 3);
+}

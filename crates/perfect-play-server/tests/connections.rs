@@ -25,6 +25,10 @@ impl Oracle for Quick {
         _: &Cancel,
         _: Arc<dyn Admission>,
     ) -> Result<Value, Refusal> {
+        // `bytes=N`: an answer of N bytes, for the client that never reads it.
+        if let Some((_, n)) = params.iter().find(|(k, _)| k == "bytes") {
+            return Ok(json!({ "filler": "x".repeat(n.parse().unwrap_or(0)) }));
+        }
         Ok(json!({ "params": params.len() }))
     }
 }
@@ -43,6 +47,7 @@ async fn serve(limits: ConnectionLimits) -> std::net::SocketAddr {
 const LIMITS: ConnectionLimits = ConnectionLimits {
     most_connections: 4,
     header_timeout: Duration::from_millis(500),
+    write_timeout: Duration::from_millis(500),
 };
 
 const REQUEST: &[u8] = b"GET /api/v1/nim?position=1 HTTP/1.1\r\nHost: x\r\n\r\n";
@@ -118,4 +123,34 @@ async fn past_the_most_connections_a_new_one_is_closed_at_once() {
     let mut answer = [0u8; 12];
     again.read_exact(&mut answer).await.unwrap();
     assert_eq!(&answer, b"HTTP/1.1 200");
+}
+
+/// Audit item 6: a client that never read its answer held its connection 45 s and more. A
+/// write that waits past the write timeout closes the connection.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_never_reads_its_answer_is_let_go_of() {
+    let address = serve(LIMITS).await;
+    let body_bytes = 64 << 20;
+    let mut stream = TcpStream::connect(address).await.unwrap();
+    stream
+        .write_all(
+            format!("GET /api/v1/nim?bytes={body_bytes} HTTP/1.1\r\nHost: x\r\n\r\n").as_bytes(),
+        )
+        .await
+        .unwrap();
+    // Not read for well past the write timeout: the socket's buffers fill and the server's
+    // write waits.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let start = Instant::now();
+    let mut received = Vec::new();
+    let read =
+        tokio::time::timeout(Duration::from_secs(20), stream.read_to_end(&mut received)).await;
+    assert!(read.is_ok(), "the connection was still open after 20 s");
+    assert!(
+        received.len() < body_bytes,
+        "the whole answer came: {} bytes in {:?}",
+        received.len(),
+        start.elapsed()
+    );
+    assert!(String::from_utf8_lossy(&received[..12]).starts_with("HTTP/1.1 200"));
 }
