@@ -129,7 +129,7 @@ const views = [
   ['connect-four-7x6', 'game=connect-four&position=752276321466322433217754651'],
   ['dodgem', 'game=dodgem'],
   ['mu-torere', 'game=mu-torere'],
-  ['quixo', 'game=quixo&position=x../.o./...:x'],
+  ['quixo', 'game=quixo&position=x../..o/...:x'],
   ['teeko', 'game=teeko&size=4&pieces=3'],
   ['dobutsu', 'game=dobutsu&animals=c'],
   ['hexapawn', 'game=hexapawn'],

@@ -142,3 +142,20 @@ fn serve_refuses_a_bad_address_or_budget_in_one_line() {
     let run = run_in_memory(["perfect-play", "serve", "--port", "0"], b"", true);
     assert_eq!(run.status, 2);
 }
+
+/// Audit item 13: `play connect-four` began at a 30-move example, not the empty board, and
+/// with `--width 4 --height 4` exited 2 blaming moves the user never typed.
+#[test]
+fn play_begins_at_the_start_of_a_game_that_has_one() {
+    let (status, out, err) = play(&["connect-four", "--width", "4", "--height", "4"], "quit\n");
+    assert_eq!(status, 0, "{err}");
+    assert!(!out.contains("Columns played: 7"), "{out}");
+    assert!(out.contains("Connect Four: you play first."), "{out}");
+    let (status, out, err) = play(&["dodgem"], "quit\n");
+    assert_eq!(status, 0, "{err}");
+    assert!(out.trim_end().ends_with("Bye."), "{out}");
+    // A game without a start (Nim) still begins at its example.
+    let (status, out, err) = play(&["nim"], "quit\n");
+    assert_eq!(status, 0, "{err}");
+    assert!(out.contains("Position: "), "{out}");
+}

@@ -323,7 +323,7 @@ fn every_command_validates_against_its_schema() {
         // The board games' own commands answer as query does.
         ("dodgem", &["dodgem", "x../x../.oo:o"], None),
         ("mu-torere", &["mu-torere"], None),
-        ("quixo", &["quixo", "--size", "3", "x../.o./...:x"], None),
+        ("quixo", &["quixo", "--size", "3", "x../..o/...:x"], None),
         ("teeko", &["teeko", "--size", "4", "--pieces", "3"], None),
         (
             "dobutsu",

@@ -109,8 +109,11 @@ pub fn output_of(
         Command::Sum(args) => impartial::sum(args, budget, quiet)?,
         Command::Graph(args) => graph::run(args, budget, quiet, io)?,
         // Interactive and served output have no one JSON document: --json would be ignored.
-        Command::Serve(_) | Command::Play(_) if cli.json => {
-            return Err("--json does not apply here: play is a conversation in the terminal, and serve's API answers in JSON already".into());
+        Command::Serve(_) if cli.json => {
+            return Err("--json does not apply to serve: its API answers in JSON already (/api/v1/GAME?position=...)".into());
+        }
+        Command::Play(_) if cli.json => {
+            return Err("--json does not apply to play: it is a conversation in the terminal (the game's own command answers in JSON)".into());
         }
         Command::Serve(args) => {
             serve::run(args, io)?;

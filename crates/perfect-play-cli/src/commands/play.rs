@@ -125,11 +125,14 @@ pub fn run(args: &PlayArgs, io: &mut Io<'_>) -> Result<(), CommandError> {
     }
 }
 
-/// The first query: the position given (or the game's first example) and the options.
+/// The first query: the position given (else the game's start, or for a game without one,
+/// such as Nim, its first example) and the options.
 fn start_query(spec: &GameInfo, args: &PlayArgs) -> Result<Query, CommandError> {
     let mut query: Query = Vec::new();
     let example = spec.examples[0];
-    if args.position.is_empty() {
+    if args.position.is_empty() && spec.has_start() {
+        query.push(("position".into(), String::new()));
+    } else if args.position.is_empty() {
         query.push(("position".into(), example.position.into()));
         for (k, v) in example.params {
             query.push(((*k).into(), (*v).into()));

@@ -617,6 +617,19 @@ impl IndexedGame for Quixo {
     }
 }
 
+impl Quixo {
+    /// The border squares, as bits of a side's cubes.
+    fn border_mask(&self) -> u32 {
+        let n = self.size();
+        (0..n * n)
+            .filter(|&sq| {
+                let (row, col) = (sq / n, sq % n);
+                row == 0 || col == 0 || row == n - 1 || col == n - 1
+            })
+            .fold(0, |mask, sq| mask | 1 << sq)
+    }
+}
+
 impl BoardGame for Quixo {
     /// The square taken and the end it goes back in at.
     fn move_key(&self, mv: &Push) -> u32 {
@@ -662,6 +675,18 @@ impl BoardGame for Quixo {
             return Err(NotationError::Rule(
                 "x is to move on a board with cubes of one side only: after a move each, both sides have a cube, and a marked cube keeps its mark, so no game reaches this position".into(),
             ));
+        }
+        // The last move pushed a cube of its mover's in at an end of a row or column: it
+        // lies on the border.
+        let (last_mover, theirs) = if x_to_move {
+            ("o", cubes.o)
+        } else {
+            ("x", cubes.x)
+        };
+        if (has_x || has_o) && theirs & self.border_mask() == 0 {
+            return Err(NotationError::Rule(format!(
+                "no cube on the border shows {last_mover}, who moved last: a move pushes the mover's cube in at an end of a row or column, so no game reaches this position"
+            )));
         }
         Ok(cubes)
     }

@@ -196,23 +196,17 @@ impl Board {
     /// Not numbers, or as [`Board::new`].
     pub fn parse(text: &str) -> Result<Board, PuzzleError> {
         let trimmed = text.trim();
-        let lists: Vec<&str> = if trimmed.starts_with('[') {
-            let inner = trimmed.strip_prefix('[').and_then(|t| t.strip_suffix(']'));
-            let inner = inner.unwrap_or(trimmed).trim();
-            if inner.is_empty() {
-                Vec::new()
-            } else {
-                inner
-                    .strip_prefix('[')
-                    .and_then(|t| t.strip_suffix(']'))
-                    .unwrap_or(inner)
-                    .split("],")
-                    .map(|l| l.trim().trim_start_matches('[').trim_end_matches(']'))
-                    .collect()
-            }
-        } else {
-            trimmed.split('/').collect()
-        };
+        if trimmed.starts_with('[') {
+            // LeetCode's form is JSON: read as JSON, so that what JSON refuses (a trailing
+            // comma, a missing bracket) is refused here too, with where it is.
+            let adjacency: Vec<Vec<u32>> = serde_json::from_str(trimmed).map_err(|e| {
+                PuzzleError::BadInput(format!(
+                    "not LeetCode's adjacency lists [[2,5],[3],...]: {e}"
+                ))
+            })?;
+            return Board::new(adjacency);
+        }
+        let lists: Vec<&str> = trimmed.split('/').collect();
         let adjacency = lists
             .iter()
             .map(|list| {

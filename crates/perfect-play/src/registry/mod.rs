@@ -219,6 +219,13 @@ impl GameInfo {
         self.params.iter().find(|p| p.name == name)
     }
 
+    /// Whether the game has a start (its empty position: a board game's empty board), where
+    /// play begins when no position is given; heap games and the like have none.
+    #[must_use]
+    pub fn has_start(&self) -> bool {
+        self.engine.is_some() || self.examples.iter().any(|e| e.position.is_empty())
+    }
+
     /// Whether `name` is this game's name or one of its aliases.
     #[must_use]
     pub fn is_called(&self, name: &str) -> bool {

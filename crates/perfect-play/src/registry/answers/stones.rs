@@ -18,9 +18,12 @@ pub fn parse_row(text: &str) -> Result<Vec<i64>, QueryError> {
             t.parse::<i64>().map_err(|e| {
                 QueryError::BadInput(match e.kind() {
                     std::num::IntErrorKind::PosOverflow | std::num::IntErrorKind::NegOverflow => {
-                        format!("pile {t} does not fit in a 64-bit integer")
+                        format!(
+                            "pile {} does not fit in a 64-bit integer",
+                            crate::parse::shorten(t)
+                        )
                     }
-                    _ => format!("pile {t:?} is not a whole number"),
+                    _ => format!("pile {:?} is not a whole number", crate::parse::shorten(t)),
                 })
             })
         })
