@@ -1075,3 +1075,58 @@ fn messages_name_the_right_thing_and_stay_short() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("holds no piles"), "{stderr}");
 }
+
+/// Audit item 10: a position of 2,000,000 moves passed under 200M, 1G and 2G and took
+/// 3.75 GB; `--all` on a 2,000,000-node tree under 512M peaked at 2.2 GB. The answer's bytes
+/// are counted before it is built (here a tenth of the audit's sizes).
+#[test]
+fn a_graph_answer_is_held_to_the_memory_limit() {
+    let wide: String = (0..200_000).map(|i| format!("A B{i}\n")).collect();
+    let out = run_with_input(&["graph", "-", "--memory-limit", "200M"], Some(&wide));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("the answer lists 200000 moves"), "{stderr}");
+    assert!(stderr.contains("raise --memory-limit"), "{stderr}");
+    let out = run_with_input(&["graph", "-", "--memory-limit", "1G"], Some(&wide));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let tree: String = (1..200_000)
+        .map(|i| format!("{} {i}\n", (i - 1) / 2))
+        .collect();
+    let out = run_with_input(
+        &["graph", "-", "--all", "--memory-limit", "100M"],
+        Some(&tree),
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("leave out --all"), "{stderr}");
+    let out = run_with_input(&["graph", "-", "--memory-limit", "100M"], Some(&tree));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Audit item 8: `sum powers-of-two:1000...0` (100,000 digits) took 31.6 s and 6.76 GB under
+/// a 2G limit, listing all 332,000 moves. They are counted by parity, the first 100 listed.
+#[test]
+fn a_huge_power_of_two_heap_counts_its_moves_without_listing_them() {
+    let heap = format!("1{}", "0".repeat(4_000));
+    let answer = json(&[
+        "sum",
+        &format!("powers-of-two:{heap}"),
+        "--memory-limit",
+        "256M",
+    ]);
+    // 10^4000 has 13,288 bits; it is 1 mod 3, so the winning moves take 2^k with k even.
+    assert_eq!(
+        answer["winning_moves_total"], 6_644,
+        "{}",
+        answer["winning_moves_total"]
+    );
+    assert_eq!(answer["winning_moves"].as_array().map(Vec::len), Some(100));
+}

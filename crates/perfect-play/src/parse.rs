@@ -15,10 +15,75 @@
 //! ```
 
 use num_bigint::BigUint;
+use std::io::Read;
 use thiserror::Error;
 
 /// Longest piece of the offending text an error message repeats.
 const SHOWN: usize = 40;
+
+/// Input longer than the most it may hold: refused as soon as the limit is passed, before
+/// more is read.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("{what} is longer than {limit} bytes, the most {why}; {way_around}")]
+pub struct TooLong {
+    /// What was read ("standard input").
+    pub what: String,
+    /// The most bytes it may hold.
+    pub limit: u64,
+    /// Where the limit comes from ("--memory-limit 256M allows").
+    pub why: String,
+    /// What to do instead.
+    pub way_around: String,
+}
+
+/// Why input could not be read whole.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ReadError {
+    /// Over its limit.
+    #[error(transparent)]
+    TooLong(#[from] TooLong),
+    /// The reader failed.
+    #[error("cannot read {what}: {why}")]
+    Io {
+        /// What was read.
+        what: String,
+        /// What the system said.
+        why: String,
+    },
+}
+
+/// All of `input`, refused as soon as it passes `limit` bytes (no more than `limit + 1` bytes
+/// are ever held), so that input of any size costs at most its limit.
+///
+/// # Errors
+/// [`ReadError::TooLong`] with `what`, `why` and `way_around` for the message, or
+/// [`ReadError::Io`].
+pub fn read_limited(
+    input: &mut dyn std::io::Read,
+    limit: u64,
+    what: &str,
+    why: &str,
+    way_around: &str,
+) -> Result<Vec<u8>, ReadError> {
+    let mut bytes = Vec::new();
+    input
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| ReadError::Io {
+            what: what.to_string(),
+            why: e.to_string(),
+        })?;
+    if bytes.len() as u64 > limit {
+        return Err(TooLong {
+            what: what.to_string(),
+            limit,
+            why: why.to_string(),
+            way_around: way_around.to_string(),
+        }
+        .into());
+    }
+    Ok(bytes)
+}
 
 /// `text` cut to 40 characters, with an ellipsis when cut.
 #[must_use]

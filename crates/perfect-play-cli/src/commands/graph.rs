@@ -23,8 +23,7 @@ pub fn run(
         let graph = NamedGraph::read(&mut io.stdin, limit);
         (graph, "standard input".to_string())
     } else {
-        let file = std::fs::File::open(&args.file)
-            .map_err(|e| format!("cannot read {}: {e}", args.file.display()))?;
+        let file = perfect_play::durable::open_to_read(&args.file)?;
         let graph = NamedGraph::read(BufReader::new(file), limit);
         (graph, args.file.display().to_string())
     };
@@ -38,7 +37,9 @@ pub fn run(
     };
     let solution = graph.solve(&options)?;
     bar.finish_and_clear();
-    let json = graph.report(&solution, args.position.as_deref(), args.all)?;
+    // The answer's JSON and text are held in what the graph and its solution leave.
+    let left = limit.saturating_sub(graph.graph().bytes() + graph.graph().positions() * 2);
+    let json = graph.report_within(&solution, args.position.as_deref(), args.all, left)?;
     Ok(Output {
         text: render(&json),
         json,

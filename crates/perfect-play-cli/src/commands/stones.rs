@@ -32,6 +32,45 @@ fn parse_text(bytes: &[u8], source: &str) -> Result<Vec<i64>, CommandError> {
     Ok(parse_row(text.trim_start_matches('\u{feff}'))?)
 }
 
+/// The text of a row, read through its limit: `--max-piles` piles of at most 32 bytes each
+/// (a 64-bit number and its separator fit in 21), so that a huge file or stream is refused
+/// as soon as it passes the limit, not after it is held whole.
+fn read_row_text(
+    input: &mut dyn std::io::Read,
+    what: &str,
+    args: &StonesArgs,
+) -> Result<Vec<u8>, CommandError> {
+    let piles = args
+        .max_piles
+        .unwrap_or(perfect_play::take_ends::Options::default().max_piles as u64);
+    let limit = piles
+        .saturating_mul(BYTES_PER_PILE_OF_TEXT)
+        .saturating_add(4096);
+    Ok(perfect_play::parse::read_limited(
+        input,
+        limit,
+        what,
+        &format!(
+            "a row of --max-piles {piles} piles takes ({BYTES_PER_PILE_OF_TEXT} bytes a pile)"
+        ),
+        "raise --max-piles for a longer row",
+    )?)
+}
+
+/// The most text a pile may take in a file or on standard input.
+const BYTES_PER_PILE_OF_TEXT: u64 = 32;
+
+/// A row read from a file or standard input must hold a pile: empty input is a mistake,
+/// not the empty row (a tie).
+fn nonempty(row: Vec<i64>, what: &str) -> Result<Vec<i64>, CommandError> {
+    if row.is_empty() {
+        return Err(
+            format!("{what} holds no piles: give the row as numbers, such as 5 3 4 5").into(),
+        );
+    }
+    Ok(row)
+}
+
 pub fn run(
     args: &StonesArgs,
     budget: &Budget,
@@ -39,15 +78,13 @@ pub fn run(
     io: &mut Io<'_>,
 ) -> Result<Output, CommandError> {
     let row = if let Some(path) = &args.file {
-        let bytes =
-            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        parse_text(&bytes, &path.display().to_string())?
+        let shown = path.display().to_string();
+        let mut file = perfect_play::durable::open_to_read(path)?;
+        let bytes = read_row_text(&mut file, &shown, args)?;
+        nonempty(parse_text(&bytes, &shown)?, &shown)?
     } else if args.piles == ["-"] {
-        let mut bytes = Vec::new();
-        io.stdin
-            .read_to_end(&mut bytes)
-            .map_err(|e| format!("cannot read standard input: {e}"))?;
-        parse_text(&bytes, "standard input")?
+        let bytes = read_row_text(io.stdin, "standard input", args)?;
+        nonempty(parse_text(&bytes, "standard input")?, "standard input")?
     } else {
         parse_row(&args.piles.join(" "))?
     };

@@ -46,6 +46,24 @@ pub enum GraphFileError {
     Graph(#[from] GraphError),
 }
 
+/// Bytes a move of the position asked about takes in a report: its JSON object (the map's
+/// nodes, keys and values), its line of text and their copies on the way out. Measured: one
+/// position of 2,000,000 moves peaked at 3.76 GB against 0.29 GB for the graph alone,
+/// 1.7 KB a move.
+const REPORT_BYTES_PER_MOVE: u64 = 2048;
+
+/// Bytes a position takes in a report's `values` (`--all`: an object of four fields and its
+/// list of winning moves). Measured: a tree of 2,000,000 positions peaked at 2.13 GB with
+/// `--all`, 0.23 GB without, 950 bytes a position.
+const REPORT_BYTES_PER_POSITION: u64 = 1024;
+
+/// The longest line of an edge list, in bytes.
+pub const MAX_LINE_BYTES: u64 = 1 << 20;
+
+/// Bytes the JSON form takes in memory for each byte of its text: the text, and
+/// serde_json's tree of it.
+const JSON_BYTES_PER_BYTE_OF_TEXT: u64 = 8;
+
 /// A graph whose positions have names.
 #[derive(Debug)]
 pub struct NamedGraph {
@@ -226,17 +244,30 @@ impl NamedGraph {
         let mut builder = Builder::new(memory_limit);
         let mut line_number = 0u64;
         let mut results_seen: Vec<(u64, u32)> = Vec::new();
-        for line in input.lines() {
+        let mut input = input;
+        let mut bytes = Vec::new();
+        loop {
             line_number += 1;
-            let line = line.map_err(|e| {
-                if e.kind() == std::io::ErrorKind::InvalidData {
-                    GraphFileError::Line {
-                        line: line_number,
-                        message: "not UTF-8 text".into(),
-                    }
-                } else {
-                    GraphFileError::Io(e.to_string())
-                }
+            bytes.clear();
+            // A line holds one move or result: one far longer is refused as it is read, not
+            // after it is held whole.
+            let read = std::io::Read::take(&mut input, MAX_LINE_BYTES + 1)
+                .read_until(b'\n', &mut bytes)
+                .map_err(|e| GraphFileError::Io(e.to_string()))?;
+            if read == 0 {
+                break;
+            }
+            if bytes.len() as u64 > MAX_LINE_BYTES {
+                return Err(GraphFileError::Line {
+                    line: line_number,
+                    message: format!(
+                        "longer than {MAX_LINE_BYTES} bytes: a line holds one move (FROM TO) or result (POSITION =win)"
+                    ),
+                });
+            }
+            let line = std::str::from_utf8(&bytes).map_err(|_| GraphFileError::Line {
+                line: line_number,
+                message: "not UTF-8 text".into(),
             })?;
             let text = line.split('#').next().unwrap_or("").trim();
             if text.is_empty() {
@@ -319,6 +350,10 @@ impl NamedGraph {
     /// or the memory limit.
     pub fn from_json(text: &str, memory_limit: u64) -> Result<NamedGraph, GraphFileError> {
         use serde_json::Value;
+        // A key given twice (a position's moves listed twice, say) would keep the last
+        // silently: refused, with where it is.
+        serde_json::from_str::<NoDuplicateKeys>(text)
+            .map_err(|e| GraphFileError::Json(format!("not JSON: {e}")))?;
         let value: Value = serde_json::from_str(text)
             .map_err(|e| GraphFileError::Json(format!("not JSON: {e}")))?;
         let Value::Object(object) = value else {
@@ -402,6 +437,16 @@ impl NamedGraph {
                 "no position: give \"moves\" (and \"start\")".into(),
             ));
         }
+        if let Some(given) = object.get("start")
+            && !mentioned(&object, &name_of(given, "start")?)
+        {
+            let name = name_of(given, "start")?;
+            return Err(GraphFileError::Json(format!(
+                "start {:?} is not a position of the graph: no move and no result mentions it (add \"{}\": [] to moves for a position without moves)",
+                shown(&name),
+                shown(&name)
+            )));
+        }
         builder.finish(start.unwrap_or(0), memory_limit)
     }
 
@@ -424,9 +469,20 @@ impl NamedGraph {
             }
         };
         if first == Some(b'{') {
-            let mut bytes = Vec::new();
-            std::io::Read::read_to_end(&mut input, &mut bytes)
-                .map_err(|e| GraphFileError::Io(e.to_string()))?;
+            // The text is held whole with its parse tree, several times its size: both are
+            // counted against the memory limit.
+            let limit = memory_limit / JSON_BYTES_PER_BYTE_OF_TEXT;
+            let bytes = crate::parse::read_limited(
+                &mut input,
+                limit,
+                "the graph's JSON",
+                &format!(
+                    "the memory limit of {} holds with its parse tree ({JSON_BYTES_PER_BYTE_OF_TEXT} bytes a byte of text)",
+                    crate::parse::human_size(memory_limit)
+                ),
+                "raise --memory-limit, or write the graph as an edge list (FROM TO a line), read as it comes",
+            )
+            .map_err(|e| GraphFileError::Json(e.to_string()))?;
             let text = String::from_utf8(bytes)
                 .map_err(|_| GraphFileError::Json("not UTF-8 text".into()))?;
             NamedGraph::from_json(&text, memory_limit)
@@ -533,7 +589,52 @@ impl NamedGraph {
         position: Option<&str>,
         all: bool,
     ) -> Result<serde_json::Value, String> {
+        self.report_within(solution, position, all, u64::MAX)
+    }
+
+    /// [`NamedGraph::report`], refused up front when its JSON would take more than
+    /// `memory_limit` bytes (a position of millions of moves, `all` on millions of
+    /// positions), with the figure.
+    ///
+    /// # Errors
+    /// A position name not in the graph, or the answer over the limit.
+    pub fn report_within(
+        &self,
+        solution: &GraphSolution,
+        position: Option<&str>,
+        all: bool,
+        memory_limit: u64,
+    ) -> Result<serde_json::Value, String> {
         let name = position.unwrap_or_else(|| self.start());
+        let index = self.index_of(name).ok_or_else(|| {
+            format!(
+                "no position {:?} in the graph (it has {} positions)",
+                shown(name),
+                self.graph.positions()
+            )
+        })?;
+        let moves = self.graph.targets(index).len() as u64;
+        let names = (self.names.iter().map(|n| n.len() as u64).sum::<u64>())
+            .checked_div(self.graph.positions())
+            .unwrap_or(0);
+        let mut needed = moves * (REPORT_BYTES_PER_MOVE + names);
+        if all {
+            needed += self.graph.positions() * (REPORT_BYTES_PER_POSITION + names)
+                + self.graph.move_count() * (REPORT_BYTES_PER_MOVE / 8);
+        }
+        if needed > memory_limit {
+            return Err(format!(
+                "the answer lists {moves} moves{}: about {} as JSON, over the {} the memory limit leaves after the graph; raise --memory-limit{}",
+                if all {
+                    format!(" and every one of {} positions", self.graph.positions())
+                } else {
+                    String::new()
+                },
+                crate::parse::human_size(needed),
+                crate::parse::human_size(memory_limit),
+                if all { ", or leave out --all" } else { "" }
+            ));
+        }
         let analysis = self.analyse(solution, name).ok_or_else(|| {
             format!(
                 "no position {:?} in the graph (it has {} positions)",
@@ -599,5 +700,87 @@ impl NamedGraph {
             answer["values"] = serde_json::Value::Array(values);
         }
         Ok(answer)
+    }
+}
+
+/// Whether `name` is a key of `moves` or `results`, or a move's target, in a graph's JSON.
+fn mentioned(object: &serde_json::Map<String, serde_json::Value>, name: &str) -> bool {
+    use serde_json::Value;
+    let is_name = |v: &Value| match v {
+        Value::String(s) => s == name,
+        Value::Number(n) => n.to_string() == name,
+        _ => false,
+    };
+    let in_moves = object
+        .get("moves")
+        .and_then(Value::as_object)
+        .is_some_and(|moves| {
+            moves.contains_key(name)
+                || moves
+                    .values()
+                    .filter_map(Value::as_array)
+                    .any(|targets| targets.iter().any(is_name))
+        });
+    let in_results = object
+        .get("results")
+        .and_then(Value::as_object)
+        .is_some_and(|results| results.contains_key(name));
+    in_moves || in_results
+}
+
+/// Any JSON, checked for an object with a key given twice (serde_json keeps the last).
+struct NoDuplicateKeys;
+
+impl<'de> serde::Deserialize<'de> for NoDuplicateKeys {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(NoDuplicateKeysVisitor)
+    }
+}
+
+struct NoDuplicateKeysVisitor;
+
+impl<'de> serde::de::Visitor<'de> for NoDuplicateKeysVisitor {
+    type Value = NoDuplicateKeys;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut seen = std::collections::HashSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if !seen.insert(key.clone()) {
+                return Err(serde::de::Error::custom(format!(
+                    "the key {:?} is given twice",
+                    shown(&key)
+                )));
+            }
+            map.next_value::<NoDuplicateKeys>()?;
+        }
+        Ok(NoDuplicateKeys)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<NoDuplicateKeys>()?.is_some() {}
+        Ok(NoDuplicateKeys)
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(NoDuplicateKeys)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(NoDuplicateKeys)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(NoDuplicateKeys)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(NoDuplicateKeys)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(NoDuplicateKeys)
+    }
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(NoDuplicateKeys)
     }
 }
