@@ -7,7 +7,8 @@
 //! to. The explorer adds to each move its `query` (every parameter to ask for that position,
 //! `position` included) and to the answer the `query` answered.
 
-use crate::commands::{self, Budget};
+use crate::database_view;
+use perfect_play::budget::Budget;
 use perfect_play::budget::{Admission, Busy, Cancel};
 use perfect_play::engine::Database;
 use perfect_play::registry::answers::connect_four;
@@ -348,9 +349,9 @@ fn read_served(served: &ServedDatabase, position: &str) -> Result<Answer, Explor
         .map(Path::new)
         .unwrap_or(&served.path);
     let database =
-        commands::engine::database_json(name, db.bytes, db.header.positions, true, false, 0);
+        database_view::database_json(name, db.bytes, db.header.positions, true, false, 0);
     let read =
-        commands::engine::read_database(game, &mut db, Some(position).filter(|p| !p.is_empty()))
+        database_view::read_database(game, &mut db, Some(position).filter(|p| !p.is_empty()))
             .map_err(|e| {
                 // The file failing is the server's fault; the position is the query's.
                 if e.downcast_ref::<perfect_play::engine::EngineError>()

@@ -8,6 +8,7 @@
 
 mod args;
 mod commands;
+mod database_view;
 pub mod explorer;
 mod output;
 mod progress;

@@ -254,7 +254,7 @@ impl IndexedGame for TicTacToe {
     }
 }
 
-impl crate::registry::BoardGame for TicTacToe {
+impl crate::games::board::BoardGame for TicTacToe {
     fn name(&self) -> &'static str {
         "tic-tac-toe"
     }
@@ -271,8 +271,8 @@ impl crate::registry::BoardGame for TicTacToe {
     fn first_to_move(&self, board: &Board) -> bool {
         board.to_move() == Cell::X
     }
-    fn move_name(&self, square: &Square) -> crate::registry::MoveName {
-        crate::registry::MoveName::Number(u32::from(square.0) + 1)
+    fn move_name(&self, square: &Square) -> crate::games::board::MoveName {
+        crate::games::board::MoveName::Number(u32::from(square.0) + 1)
     }
     fn notation(&self, board: &Board) -> Option<String> {
         Some(board.to_string())

@@ -1,9 +1,10 @@
 //! `perfect-play book connect-four`: an opening book built by the search, positions kept in
 //! `PATH.partial` as they finish so that a build cut short resumes.
 
-use super::engine::{database_json, no_files_under_small_budget};
+use super::engine::no_files_under_small_budget;
 use super::{Budget, CommandError};
 use crate::args::{BookArgs, BookGame, ConnectFourBookArgs};
+use crate::database_view::database_json;
 use crate::output::Output;
 use crate::progress;
 use perfect_play::durable;

@@ -3,9 +3,10 @@
 //! its own checkpoint beside the database; rank 0 writes the database and answers for the
 //! job, the others print nothing.
 
-use super::engine::{Summary, database_json, open_database, read_database, with_bar};
-use super::{CommandError, Output};
+use super::engine::{Summary, game_to_solve, open_database, options, with_bar};
+use super::{Budget, CommandError, Output};
 use crate::args::EngineArgs;
+use crate::database_view::{database_json, read_database};
 use perfect_play::engine::distributed::{Exchange, mpi::MpiExchange};
 use perfect_play::engine::{Checkpoint, Options};
 use perfect_play::registry::EngineGame;
@@ -21,8 +22,30 @@ fn checkpoint_path(path: &std::path::Path, rank: usize, ranks: usize) -> std::pa
     std::path::PathBuf::from(name)
 }
 
+/// When mpirun started this process as one of several ranks, this rank's part of the solve
+/// (`Some(Some(output))` on rank 0, `Some(None)` on the others); `None` otherwise.
+pub fn solve_if_launched(
+    args: &EngineArgs,
+    budget: &Budget,
+    quiet: bool,
+) -> Result<Option<Option<Output>>, CommandError> {
+    if budget.small || !perfect_play::engine::distributed::mpi::launched() {
+        return Ok(None);
+    }
+    let game = game_to_solve(args)?;
+    let Some(mpi) = perfect_play::engine::distributed::mpi::Mpi::start() else {
+        return Ok(None);
+    };
+    let mut world = mpi.world();
+    if world.size() <= 1 {
+        return Ok(None);
+    }
+    let options = options(args, budget);
+    solve(game.as_ref(), args, &options, &mut world, quiet).map(Some)
+}
+
 /// This rank's part of the job; `Some` output on rank 0 only.
-pub fn solve(
+fn solve(
     game: &dyn EngineGame,
     args: &EngineArgs,
     options: &Options,
@@ -33,7 +56,7 @@ pub fn solve(
     let path = args.db.as_ref().ok_or(
         "a solve over MPI writes its table to a database: give --db PATH (on a filesystem every rank sees)",
     )?;
-    if path.exists() {
+    if perfect_play::durable::writable_target(path)? {
         return Err(format!(
             "{} exists already: a solve over MPI writes a new database (query reads one)",
             path.display()

@@ -2,12 +2,13 @@
 //! board (7 x 6 by default) answered by the exact search from the position.
 
 use super::engine::{
-    database_json, no_files_under_small_budget, open_database, read_database, refuse_if_too_large,
-    solve_into_database, solve_with_bar,
+    no_files_under_small_budget, open_database, refuse_if_too_large, solve_into_database,
+    solve_with_bar,
 };
 use super::{Budget, CommandError, batch_lines, batch_lines_side_by_side};
 use crate::Io;
 use crate::args::{ConnectFourArgs, ConnectFourMethod};
+use crate::database_view::{database_json, read_database};
 use crate::output::{Output, result_sentence, verdict_of};
 use perfect_play::engine::Database;
 use perfect_play::engine::{Options, Solution};

@@ -4,6 +4,7 @@
 
 use super::{Budget, CommandError};
 use crate::args::EngineArgs;
+use crate::database_view::{database_json, read_database};
 use crate::output::{Output, result_sentence, verdict_of};
 use crate::progress;
 use perfect_play::Outcome;
@@ -15,14 +16,15 @@ use serde_json::json;
 use std::path::Path;
 use std::time::Instant;
 
-/// `perfect-play solve`: the whole game, in this process, or over the ranks of an MPI job
-/// when built with the `mpi` feature and started by `mpirun -np N` with N > 1 (`None` on
-/// the ranks other than the first, which print nothing).
-pub fn solve(
-    args: &EngineArgs,
-    budget: &Budget,
-    quiet: bool,
-) -> Result<Option<Output>, CommandError> {
+/// `perfect-play solve` in this process: the whole game.
+pub fn solve(args: &EngineArgs, budget: &Budget, quiet: bool) -> Result<Output, CommandError> {
+    let game = game_to_solve(args)?;
+    solve_game(game.as_ref(), args, budget, quiet)
+}
+
+/// The game `solve` solves: built from the arguments, which name no position (a solve is of
+/// the whole game, from its start).
+pub(super) fn game_to_solve(args: &EngineArgs) -> Result<Box<dyn EngineGame>, CommandError> {
     if let Some(p) = &args.game.position {
         return Err(format!(
             "solve answers for the start of the game; for the position {:?} use query",
@@ -30,19 +32,7 @@ pub fn solve(
         )
         .into());
     }
-    let game = args.game.build()?;
-    #[cfg(feature = "mpi")]
-    if !budget.small
-        && perfect_play::engine::distributed::mpi::launched()
-        && let Some(mpi) = perfect_play::engine::distributed::mpi::Mpi::start()
-    {
-        let mut world = mpi.world();
-        if perfect_play::engine::distributed::Exchange::size(&world) > 1 {
-            let options = options(args, budget);
-            return super::cluster::solve(game.as_ref(), args, &options, &mut world, quiet);
-        }
-    }
-    solve_game(game.as_ref(), args, budget, quiet).map(Some)
+    Ok(args.game.build()?)
 }
 
 pub fn query(args: &EngineArgs, budget: &Budget, quiet: bool) -> Result<Output, CommandError> {
@@ -116,27 +106,6 @@ fn solve_into_database_saving_every(
         answers::solve_into_database_saving_every(game, path, options, interval, progress)
             .map_err(QueryError::from)
     })
-}
-
-/// `position` (the start when none) read from an open database: one block per record needed.
-pub(crate) fn read_database(
-    game: &dyn EngineGame,
-    db: &mut Database,
-    position: Option<&str>,
-) -> Result<PositionAnswer, CommandError> {
-    let mut failure = None;
-    let read = game.answer(position, &mut |i| {
-        db.record(i).map_err(|e| failure = Some(e)).ok()
-    });
-    if let Some(e) = failure {
-        return Err(e.into());
-    }
-    Ok(read.map_err(|e| match e {
-        perfect_play::registry::AnswerError::NotInTable => {
-            "the position is not in the database (a position no game reaches)".to_string()
-        }
-        other => other.to_string(),
-    })?)
 }
 
 /// Solve with a bar on stderr (positions in finished tiers, their rate, the time left),
@@ -290,31 +259,6 @@ impl Summary {
     }
 }
 
-/// The one `database` object of every answer read from or written to a database: where the
-/// table is, its size on disk, and how this run used it.
-pub(crate) fn database_json(
-    path: &std::path::Path,
-    bytes: u64,
-    positions_in_table: u64,
-    loaded: bool,
-    resumed: bool,
-    already_solved: u64,
-) -> serde_json::Value {
-    let bits = if positions_in_table == 0 {
-        0.0
-    } else {
-        bytes as f64 * 8.0 / positions_in_table as f64
-    };
-    json!({
-        "path": path.display().to_string(),
-        "bytes": bytes,
-        "bits_per_position": bits,
-        "loaded": loaded,
-        "resumed": resumed,
-        "already_solved": already_solved,
-    })
-}
-
 /// The vocabulary's `first_player_wins`: the player to move wins (`to_move` says which
 /// player that is).
 fn first_player_wins(outcome: Outcome) -> bool {
@@ -329,8 +273,13 @@ fn query_game(
     quiet: bool,
 ) -> Result<Output, CommandError> {
     no_files_under_small_budget(budget, args.db.as_deref())?;
+    let found = match &args.db {
+        // A link loop, a FIFO or a folder is said to be one, not "does not exist".
+        Some(path) => perfect_play::durable::readable(path)?.is_some(),
+        None => false,
+    };
     match &args.db {
-        Some(path) if path.exists() => {
+        Some(path) if found => {
             let mut db = open_database(game, path)?;
             let read = read_database(game, &mut db, position)?;
             let database = database_json(path, db.bytes, db.header.positions, true, false, 0);

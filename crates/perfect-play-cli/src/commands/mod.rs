@@ -29,6 +29,21 @@ pub type CommandError = Box<dyn Error>;
 
 pub use perfect_play::budget::Budget;
 
+/// `perfect-play solve`: over the ranks of an MPI job when built with the `mpi` feature and
+/// started by `mpirun -np N` with N > 1 (`None` on the ranks other than the first, which
+/// print nothing), else in this process.
+fn solve(
+    args: &crate::args::EngineArgs,
+    budget: &Budget,
+    quiet: bool,
+) -> Result<Option<Output>, CommandError> {
+    #[cfg(feature = "mpi")]
+    if let Some(ranked) = cluster::solve_if_launched(args, budget, quiet)? {
+        return Ok(ranked);
+    }
+    engine::solve(args, budget, quiet).map(Some)
+}
+
 /// Run the chosen subcommand and write its output.
 pub fn run(cli: &Cli, io: &mut Io<'_>) -> Result<(), CommandError> {
     let budget = Budget {
@@ -69,7 +84,7 @@ pub fn output_of(
         }
         Command::ConnectFour(args) => connect_four::run(args, budget, quiet)?,
         Command::Book(args) => book::run(args, budget, quiet)?,
-        Command::Solve(args) => match engine::solve(args, budget, quiet)? {
+        Command::Solve(args) => match solve(args, budget, quiet)? {
             Some(output) => output,
             // A rank of an MPI job other than the first: rank 0 answers for the job.
             None => return Ok(None),

@@ -26,7 +26,7 @@ use super::notation::{NotationError, grid_picture, square_name};
 use super::subsets::Binomials;
 use crate::engine::IndexedGame;
 use crate::game::{Ending, Game, Transition};
-use crate::registry::{BoardGame, MoveName};
+use crate::games::board::{BoardGame, MoveName};
 use thiserror::Error;
 
 /// Squares on the board: 3 columns, 4 rows.

@@ -17,7 +17,7 @@ use super::notation::{Mark, NotationError, grid_picture, mark_of, marks_notation
 use super::subsets::TwoSets;
 use crate::engine::IndexedGame;
 use crate::game::{Ending, Game, Transition};
-use crate::registry::{BoardGame, MoveName};
+use crate::games::board::{BoardGame, MoveName};
 use std::ops::Range;
 use thiserror::Error;
 

@@ -19,7 +19,7 @@ use super::notation::{
 use super::subsets::TwoSets;
 use crate::engine::IndexedGame;
 use crate::game::{Ending, Game, Transition};
-use crate::registry::{BoardGame, MoveName};
+use crate::games::board::{BoardGame, MoveName};
 use std::ops::Range;
 use thiserror::Error;
 

@@ -2,6 +2,7 @@
 //! ([`Game`](crate::Game)) and how its positions are numbered
 //! ([`IndexedGame`](crate::engine::IndexedGame)).
 
+pub mod board;
 mod board_symmetry;
 pub mod connect_four;
 pub mod dobutsu;

@@ -12,7 +12,7 @@
 use super::notation::{Mark, NotationError, mark_of, marks_notation, parse_marks};
 use crate::engine::IndexedGame;
 use crate::game::{Game, Transition};
-use crate::registry::{BoardGame, MoveName};
+use crate::games::board::{BoardGame, MoveName};
 
 /// The centre's cell.
 pub const CENTRE: u8 = 8;

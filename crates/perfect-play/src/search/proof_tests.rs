@@ -5,13 +5,13 @@
 use super::proof::{ProofLimits, ProofSearch, Proven};
 use crate::engine::{Options, Record, solve, table_index};
 use crate::game::{Ending, Transition};
+use crate::games::board::BoardGame;
 use crate::games::dobutsu::Dobutsu;
 use crate::games::dodgem::Dodgem;
 use crate::games::mu_torere::MuTorere;
 use crate::games::quixo::Quixo;
 use crate::games::teeko::Teeko;
 use crate::player::Outcome;
-use crate::registry::BoardGame;
 
 /// The exact value of a table record, when decisive.
 fn exact(record: Record) -> Option<Proven> {
