@@ -1,5 +1,6 @@
 //! Graph files of any bytes, in either format: read without a panic, and when read, solved
-//! and reported for the start and every position without a panic, within a small memory limit.
+//! and reported for the start and every position without a panic, within a small memory limit;
+//! a report over a tiny limit refused with the figure.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use perfect_play::engine::Options;
@@ -17,6 +18,11 @@ fuzz_target!(|data: &[u8]| {
     let Ok(solution) = graph.solve(&options) else {
         return;
     };
+    // The answer's bytes are counted before it is built (audit 3, item 10): under a limit too
+    // small for it, a refusal that names the limit, never a panic or a partial answer.
+    if let Err(refused) = graph.report_within(&solution, None, true, 4 << 10) {
+        assert!(refused.contains("raise --memory-limit"), "{refused}");
+    }
     let report = graph.report(&solution, None, true).expect("the start is in the graph");
     assert_eq!(report["values"].as_array().unwrap().len() as u64, graph.graph().positions());
     // Every move listed leads to a position that is in the graph, once.

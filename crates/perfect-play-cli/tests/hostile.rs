@@ -1070,6 +1070,30 @@ fn messages_name_the_right_thing_and_stay_short() {
         stderr.contains("to serve") && !stderr.contains("conversation"),
         "{stderr}"
     );
+    let stderr = assert_bad_input(&[
+        "cat-and-mouse",
+        "--graph",
+        "1,3/0/3/0,2",
+        "1",
+        "2",
+        "--cat-jump",
+        "2",
+    ]);
+    assert!(stderr.contains("apply to a --grid"), "{stderr}");
+    let dir = folder();
+    std::os::unix::fs::symlink(dir.path().join("b"), dir.path().join("a")).unwrap();
+    std::os::unix::fs::symlink(dir.path().join("a"), dir.path().join("b")).unwrap();
+    for args in [
+        &["query", "dodgem", "--db", &at(&dir, "a")][..],
+        &["graph", &at(&dir, "a")],
+        &["stones", "--file", &at(&dir, "a")],
+    ] {
+        let stderr = assert_bad_input(args);
+        assert!(
+            stderr.contains("a loop of symbolic links"),
+            "{args:?}: {stderr}"
+        );
+    }
     let out = run_with_input(&["stones", "-"], Some(" \n"));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");

@@ -31,6 +31,10 @@ create_exception!(
 /// Memory a query or solve may use when the caller gives no limit.
 const DEFAULT_MEMORY: u64 = 2 << 30;
 
+/// Bytes one move of a Python game holds while its position's moves are listed: the step,
+/// the position object it leads to (a small tuple's 64 bytes) and its key.
+const BYTES_PER_MOVE_FOUND: u64 = 128;
+
 fn memory_limit(limit: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
     Ok(given_memory_limit(limit)?.unwrap_or(DEFAULT_MEMORY))
 }
@@ -266,6 +270,20 @@ impl Hash for PyPosition {
     }
 }
 
+thread_local! {
+    /// The first exception a position's `__eq__` raised while the engine's hash table
+    /// compared positions (`PartialEq` cannot return it): raised once the look-up is over.
+    static EQ_ERROR: std::cell::RefCell<Option<PyErr>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The exception a position's `__eq__` raised since the last look, if any.
+fn eq_error() -> PyResult<()> {
+    match EQ_ERROR.with(|slot| slot.borrow_mut().take()) {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
 impl PartialEq for PyPosition {
     fn eq(&self, other: &Self) -> bool {
         self.hash == other.hash
@@ -274,7 +292,12 @@ impl PartialEq for PyPosition {
                     self.object
                         .bind(py)
                         .eq(other.object.bind(py))
-                        .unwrap_or(false)
+                        .unwrap_or_else(|e| {
+                            EQ_ERROR.with(|slot| {
+                                slot.borrow_mut().get_or_insert(e);
+                            });
+                            false
+                        })
                 }))
     }
 }
@@ -457,7 +480,9 @@ impl Solution {
         let found = match &self.kind {
             Kind::Python { game, numbered } => {
                 let methods = Methods::of(game.bind(py))?;
-                numbered.index_of(&methods.key(position.clone())?)
+                let found = numbered.index_of(&methods.key(position.clone())?);
+                eq_error()?;
+                found
             }
             Kind::Graph(graph) => position
                 .extract::<String>()
@@ -508,6 +533,7 @@ impl Solution {
                         .call1((position, &mv))
                         .map_err(|e| noted(py, e, "play", position))?;
                     let index = numbered.index_of(&methods.key(next.clone())?);
+                    eq_error()?;
                     let record = index
                         .and_then(|i| engine::move_value(self.record(i)))
                         .unwrap_or(Record::OPEN);
@@ -755,37 +781,52 @@ fn solve_game(
     };
     let bar = progress_bar(progress, "exploring");
     let mut expanded = 0u64;
-    let mut expand =
-        |position: &PyPosition, steps: &mut Vec<Transition<PyPosition>>| -> PyResult<Ending> {
-            expanded += 1;
-            if expanded.is_multiple_of(4096) {
+    let mut expand = |position: &PyPosition,
+                      steps: &mut Vec<Transition<PyPosition>>|
+     -> PyResult<Ending> {
+        expanded += 1;
+        if expanded.is_multiple_of(4096) {
+            py.check_signals()?;
+        }
+        let position = position.object.bind(py);
+        if let Some(finished) = methods.result(position)? {
+            return Ok(ending_of(finished));
+        }
+        let moves = methods
+            .moves
+            .call1((position,))
+            .map_err(|e| noted(py, e, "moves", position))?;
+        for mv in moves
+            .try_iter()
+            .map_err(|e| noted(py, e, "moves", position))?
+        {
+            // A position's moves are counted against the limit as they come: a
+            // generator that never ends stops here, not in the system's allocator.
+            if steps.len().is_multiple_of(4096) {
                 py.check_signals()?;
+                let held = (steps.len() as u64 + 4096) * BYTES_PER_MOVE_FOUND;
+                if held > memory {
+                    return Err(OverBudget::new_err(format!(
+                        "one position's moves pass the memory limit of {} at {} moves ({BYTES_PER_MOVE_FOUND} bytes each, with the position each leads to): does moves() end?",
+                        perfect_play::parse::human_size(memory),
+                        steps.len()
+                    )));
+                }
             }
-            let position = position.object.bind(py);
-            if let Some(finished) = methods.result(position)? {
-                return Ok(ending_of(finished));
-            }
-            let moves = methods
-                .moves
-                .call1((position,))
-                .map_err(|e| noted(py, e, "moves", position))?;
-            for mv in moves
-                .try_iter()
-                .map_err(|e| noted(py, e, "moves", position))?
-            {
-                let next = methods
-                    .play
-                    .call1((position, mv?))
-                    .map_err(|e| noted(py, e, "play", position))?;
-                steps.push(Transition::to(methods.key(next)?));
-            }
-            Ok(Ending::Loss)
-        };
+            let next = methods
+                .play
+                .call1((position, mv?))
+                .map_err(|e| noted(py, e, "play", position))?;
+            steps.push(Transition::to(methods.key(next)?));
+        }
+        Ok(Ending::Loss)
+    };
     // Position objects own memory Python keeps: counted as a small tuple's (64 bytes).
     let numbered = hashed::explore(start, &limits, &|_| 64, &mut expand, &|found, _| {
         bar.set_position(found);
     });
     bar.finish_and_clear();
+    eq_error()?;
     let numbered = numbered.map_err(|e| match e {
         ExploreError::Graph(e) => graph_error(e),
         ExploreError::Game(e) => e,

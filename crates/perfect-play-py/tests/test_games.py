@@ -231,3 +231,82 @@ def test_graphs_in_both_forms(tmp_path):
     bad.write_text("A B\nA B C\n")
     with pytest.raises(ValueError, match="line 2"):
         perfect_play.solve_graph(bad)
+
+
+class EndlessMoves:
+    """A game whose start has moves without end (``itertools.count()``)."""
+
+    def start(self):
+        return 0
+
+    def moves(self, position):
+        import itertools
+
+        return itertools.count() if position == 0 else []
+
+    def play(self, position, move):
+        return move + 1
+
+    def result(self, position):
+        return None
+
+
+def test_moves_without_end_stop_at_the_memory_limit():
+    # Audit item 7: this ran to 7.4 GB under memory_limit='200M' and aborted the interpreter.
+    import time
+
+    began = time.monotonic()
+    with pytest.raises(perfect_play.OverBudget, match="memory limit"):
+        perfect_play.solve_game(EndlessMoves(), memory_limit="200M")
+    assert time.monotonic() - began < 30
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: perfect_play.values("0.77", -1),
+        lambda: perfect_play.values("0.77", 2**64),
+        lambda: perfect_play.values("0.77", "10"),
+        lambda: perfect_play.solve_game(EndlessMoves(), threads=-1),
+        lambda: perfect_play.solve_game(EndlessMoves(), threads=10**6),
+        lambda: perfect_play.solve("tic-tac-toe", threads=2**64),
+        lambda: perfect_play.solve_graph({"moves": {"A": []}}, threads=True),
+    ],
+)
+def test_sizes_out_of_range_are_value_errors(call):
+    # Audit items 11 and 16: OverflowError, or 10^6 threads started for 88 s.
+    with pytest.raises(ValueError):
+        call()
+
+
+class Touchy:
+    """A position whose ``__eq__`` raises (its hash collides on purpose)."""
+
+    def __init__(self, n):
+        self.n = n
+
+    def __hash__(self):
+        return 7
+
+    def __eq__(self, other):
+        raise RuntimeError("no comparing here")
+
+
+class TouchyGame:
+    def start(self):
+        return Touchy(0)
+
+    def moves(self, position):
+        return [1, 2] if position.n < 3 else []
+
+    def play(self, position, move):
+        return Touchy(position.n + move)
+
+    def result(self, position):
+        return None
+
+
+def test_an_exception_from_eq_comes_out():
+    # Audit item 15: it was swallowed (the comparison taken as "not equal").
+    with pytest.raises(RuntimeError, match="no comparing here"):
+        perfect_play.solve_game(TouchyGame())

@@ -116,12 +116,31 @@ def sum_of(components: Sequence[str], *, misere: bool = False) -> dict:
     return query("sum", list(components), misere=misere)
 
 
+#: The most worker threads a call may ask for: far past any machine's cores, short of a
+#: count that would exhaust the system starting them.
+MAX_THREADS = 1024
+
+
+def _whole(name: str, value: Any, low: int, high: int) -> int:
+    """``value`` as a whole number from ``low`` to ``high``, else ``ValueError`` naming it (not
+    the ``OverflowError`` or ``TypeError`` the conversion to a machine integer would raise)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{name}: expected a whole number from {low} to {high}, found {value!r:.40}")
+    if not low <= value <= high:
+        raise ValueError(f"{name}: {value} is out of range: expected a whole number from {low} to {high}")
+    return value
+
+
+def _threads(threads: Any) -> int:
+    return _whole("threads", threads, 0, MAX_THREADS)
+
+
 def values(game: str, upto: int) -> "array.array[int]":
     """The Grundy values of heaps ``0..=upto`` of an impartial heap game (``"0.77"``,
     ``"grundy"``, ``"subtract=1,3,4"``...), as a compact ``array.array('H')``: no Python int per
     value, and ``numpy.asarray`` reads it without a copy."""
     out = array.array("H")
-    out.frombytes(_native.values_bytes(game, upto))
+    out.frombytes(_native.values_bytes(game, _whole("upto", upto, 0, 2**63 - 1)))
     if array.array("H", [1]).tobytes() != (1).to_bytes(2, "little"):
         out.byteswap()
     return out
@@ -131,7 +150,7 @@ def solve(game: str, *, memory_limit: MemoryLimit = None, threads: int = 0,
           db: Union[str, "os.PathLike[str]", None] = None, progress: bool = False,
           **params: Any) -> Solution:
     """Solve a game of the registry whole with the engine (``solve("quixo", size=3)``):
-    positions in the game's notation (``value("x../.o./...:x")``, ``None`` for the start),
+    positions in the game's notation (``value("x../..o/...:x")``, ``None`` for the start),
     every move's value, a best line, and how the reachable positions divide. With ``db``, a
     database there is read instead of solving (``ValueError`` if it holds another game), and a
     missing one is written (a solve cut short resumes from ``db + ".partial"``); the files are
@@ -139,7 +158,7 @@ def solve(game: str, *, memory_limit: MemoryLimit = None, threads: int = 0,
     engine solves."""
     pairs = [(name, _param_text(value)) for name, value in params.items() if value is not None]
     path = None if db is None else os.fspath(db)
-    return _native.solve(game, pairs, memory_limit, threads, path, progress)
+    return _native.solve(game, pairs, memory_limit, _threads(threads), path, progress)
 
 
 def open_db(path: Union[str, "os.PathLike[str]"], *, memory_limit: MemoryLimit = None,
@@ -147,7 +166,7 @@ def open_db(path: Union[str, "os.PathLike[str]"], *, memory_limit: MemoryLimit =
     """Open a database written by ``solve(..., db=...)`` or ``perfect-play solve GAME --db
     PATH``: the game and variant it holds are built from its header, its table read whole
     (two bytes a position; past ``memory_limit`` raises ``OverBudget``)."""
-    return _native.open_db(os.fspath(path), memory_limit, threads)
+    return _native.open_db(os.fspath(path), memory_limit, _threads(threads))
 
 
 def solve_game(game: Game, *, memory_limit: MemoryLimit = "2G", threads: int = 0,
@@ -157,7 +176,7 @@ def solve_game(game: Game, *, memory_limit: MemoryLimit = "2G", threads: int = 0
     per move); the engine then solves the graph on every core without the GIL. An exception
     raised by the game's code comes out as that exception, noting the position; past
     ``memory_limit`` raises ``OverBudget`` with the figure. Ctrl-C stops it."""
-    return _native.solve_game(game, memory_limit, threads, progress)
+    return _native.solve_game(game, memory_limit, _threads(threads), progress)
 
 
 def solve_graph(source: Union[str, "os.PathLike[str]", Mapping[str, Any]], *,
@@ -166,5 +185,5 @@ def solve_graph(source: Union[str, "os.PathLike[str]", Mapping[str, Any]], *,
     (``{"start": "A", "moves": {"A": ["B", "C"], "B": ["A"], "C": []}, "results": {"C": "loss"}}``)
     or the path of a graph file (JSON, or an edge list: ``FROM TO`` lines, ``POSITION =win``)."""
     if isinstance(source, Mapping):
-        return _native.solve_graph(json.dumps(source), True, memory_limit, threads)
-    return _native.solve_graph(os.fspath(source), False, memory_limit, threads)
+        return _native.solve_graph(json.dumps(source), True, memory_limit, _threads(threads))
+    return _native.solve_graph(os.fspath(source), False, memory_limit, _threads(threads))

@@ -53,7 +53,7 @@ impl Costs {
     pub fn compute(n: usize, limits: &Limits) -> Result<Costs, PuzzleError> {
         let entries = n * (n + 1) / 2 + 1;
         limits.check_memory(
-            &format!("the costs of the ranges within 1..={n}"),
+            &format!("the costs of the ranges within 1 to {n}"),
             entries as u64 * 4,
             "give a smaller range or a larger --memory-limit",
         )?;

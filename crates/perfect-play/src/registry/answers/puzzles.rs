@@ -715,7 +715,7 @@ pub fn guess_number(
     };
     start(
         budget,
-        || format!("the costs of the ranges within 1..={high}"),
+        || format!("the costs of the ranges within 1 to {high}"),
         (high as f64).powi(2) * 5e-9,
     )?;
     guess::check_range(low, high)?;
@@ -776,6 +776,16 @@ pub fn cat_and_mouse(
 ) -> Result<Answer, QueryError> {
     use puzzles::cat_and_mouse::{Animal, Board, Position};
     let board = match (params.text("graph"), params.text("grid")) {
+        (Some(_), None)
+            if params
+                .integer("cat_jump")
+                .or(params.integer("mouse_jump"))
+                .is_some() =>
+        {
+            return Err(QueryError::BadInput(
+                "--cat-jump and --mouse-jump apply to a --grid (LeetCode 1728), not to a --graph, where each moves to a neighbouring node".into(),
+            ));
+        }
         (Some(graph), None) => Board::parse(graph)?,
         (None, Some(grid)) => {
             let jump = |name| params.integer(name).unwrap_or(1) as u32;
