@@ -684,6 +684,18 @@ fn raw_errors_and_ignored_input_are_named() {
 // replaced when they are not ours of the same game, never shrunk by a smaller run; one
 // writer at a time; a full disk exits 1 and leaves nothing behind; special files refused.
 
+/// A book of one ply on 4 x 4, without its `--db`.
+const SMALL_BOOK: &[&str] = &[
+    "book",
+    "connect-four",
+    "--width",
+    "4",
+    "--height",
+    "4",
+    "--depth",
+    "1",
+];
+
 /// A folder of its own for each test, removed at the end.
 fn folder() -> tempfile::TempDir {
     tempfile::tempdir().expect("a scratch folder")
@@ -817,18 +829,7 @@ fn no_file_is_written_through_a_link() {
             "{db}: {stderr}"
         );
     }
-    let stderr = assert_bad_input(&[
-        "book",
-        "connect-four",
-        "--width",
-        "4",
-        "--height",
-        "4",
-        "--depth",
-        "1",
-        "--db",
-        &at(&dir, "Y"),
-    ]);
+    let stderr = assert_bad_input(&[SMALL_BOOK, &["--db", &at(&dir, "Y")]].concat());
     assert!(stderr.contains("symbolic link"), "{stderr}");
     assert_eq!(std::fs::read_to_string(&precious).unwrap(), "precious\n");
     assert!(!dir.path().join("nowhere").exists());
@@ -915,18 +916,7 @@ fn a_fifo_or_a_folder_as_a_file_is_refused_at_once() {
         &["serve", "--db", &fifo],
         &["play", "dodgem", "--db", &fifo],
         &["octal", "0.77", "--upto", "10", "--checkpoint", &fifo],
-        &[
-            "book",
-            "connect-four",
-            "--width",
-            "4",
-            "--height",
-            "4",
-            "--depth",
-            "1",
-            "--db",
-            &fifo,
-        ],
+        &[SMALL_BOOK, &["--db", &fifo]].concat(),
         &["solve", "dodgem", "--db", &folder],
     ];
     for args in cases {

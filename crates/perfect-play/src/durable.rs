@@ -201,6 +201,24 @@ pub fn writable_target(path: &Path) -> Result<bool, FileError> {
 /// replaced, else what it holds ("holds dodgem 4x4, not connect-four 7x6").
 pub type Ours<'a> = &'a dyn Fn(&Path) -> Result<(), String>;
 
+/// Whether the file at `path` begins with `head` (a writer's magic and identity), else why
+/// not, said as a predicate for [`FileError::Foreign`] ("is not ...": `what` names it).
+///
+/// # Errors
+/// `is not {what}` when it does not begin so, or cannot be read.
+pub fn begins_with(path: &Path, head: &[u8], what: &str) -> Result<(), String> {
+    use std::io::Read;
+    let mut found = Vec::with_capacity(head.len());
+    File::open(path)
+        .and_then(|f| f.take(head.len() as u64).read_to_end(&mut found))
+        .map_err(|e| format!("cannot be read ({e})"))?;
+    if found == head {
+        Ok(())
+    } else {
+        Err(format!("is not {what}"))
+    }
+}
+
 /// Any existing regular file may be replaced (for a file the writer itself created this run).
 pub fn any_file(_: &Path) -> Result<(), String> {
     Ok(())

@@ -680,7 +680,9 @@ impl Checkpoint {
             .take()
             .ok_or_else(|| io_error(&path, "no level was staged to put in place"))?;
         let preamble = level_preamble(&self.identity);
-        staged.commit(&|existing| level_of(existing, &preamble))?;
+        staged.commit(&|existing| {
+            durable::begins_with(existing, &preamble, "a saved level of this game")
+        })?;
         self.last_saved = std::time::Instant::now();
         Ok(())
     }
@@ -699,7 +701,10 @@ impl Checkpoint {
     ) -> Result<(), EngineError> {
         let path = level_path(&self.path);
         let preamble = level_preamble(&self.identity);
-        let staged = durable::stage(&path, &|existing| level_of(existing, &preamble), |file| {
+        let ours = |existing: &Path| {
+            durable::begins_with(existing, &preamble, "a saved level of this game")
+        };
+        let staged = durable::stage(&path, &ours, |file| {
             let mut file = BufWriter::new(file);
             file.write_all(&preamble)?;
             file.write_all(&tier.to_le_bytes())?;
@@ -818,18 +823,4 @@ impl Checkpoint {
 
 fn remove_if_present(path: &Path) -> Result<(), EngineError> {
     Ok(durable::remove_if_present(path)?)
-}
-
-/// Whether the file at `path` is a saved level of the game `preamble` names (which a new
-/// level replaces), else what it holds.
-fn level_of(path: &Path, preamble: &[u8]) -> Result<(), String> {
-    let mut head = Vec::new();
-    File::open(path)
-        .and_then(|f| f.take(preamble.len() as u64).read_to_end(&mut head))
-        .map_err(|e| format!("cannot be read ({e})"))?;
-    if head == preamble {
-        Ok(())
-    } else {
-        Err("is not a saved level of this game".into())
-    }
 }

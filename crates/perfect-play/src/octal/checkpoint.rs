@@ -225,20 +225,8 @@ impl GrundyCheckpoint {
             return Ok(());
         }
         let preamble = self.preamble();
-        let ours = |existing: &Path| {
-            let mut head = Vec::new();
-            File::open(existing)
-                .and_then(|f| f.take(preamble.len() as u64).read_to_end(&mut head))
-                .map_err(|e| format!("cannot be read ({e})"))?;
-            if head == preamble {
-                Ok(())
-            } else {
-                Err(format!(
-                    "is not a checkpoint of the Grundy values of {}",
-                    self.code
-                ))
-            }
-        };
+        let what = format!("a checkpoint of the Grundy values of {}", self.code);
+        let ours = |existing: &Path| durable::begins_with(existing, &preamble, &what);
         durable::replace_with(&self.path, &ours, |file| {
             file.write_all(&preamble)?;
             file.write_all(&(values.len() as u64).to_le_bytes())?;
