@@ -1088,6 +1088,20 @@ fn messages_name_the_right_thing_and_stay_short() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("holds no piles"), "{stderr}");
+    // -0 reads alike everywhere a count is taken: refused, as an option's value is.
+    for args in [
+        &["nim", "-0"][..],
+        &["coins", "-0", "3", "4"],
+        &["octal", "0.77", "-0"],
+        &["sum", "nim:-0"],
+    ] {
+        let stderr = assert_bad_input(args);
+        assert!(stderr.contains("minus sign"), "{args:?}: {stderr}");
+    }
+    assert_bad_input(&["values", "nim", "--upto", "-0"]);
+    // Where a value may be negative (Can I Win's total, a stone), -0 is 0.
+    assert!(run(&["can-i-win", "3", "-0"]).status.success());
+    assert!(run(&["stones", "--", "-0", "1"]).status.success());
 }
 
 /// Audit item 10: a position of 2,000,000 moves passed under 200M, 1G and 2G and took

@@ -113,6 +113,15 @@ pub enum NumberError {
         /// What is accepted.
         accepted: String,
     },
+    /// A minus sign on zero where only 0 or more is accepted: refused as a typo, as the
+    /// command line's options refuse it, so that every command reads `-0` alike.
+    #[error("{text} has a minus sign: expected a whole number {accepted}, written without one")]
+    Signed {
+        /// The value as given (shortened).
+        text: String,
+        /// What is accepted.
+        accepted: String,
+    },
     /// Below the smallest accepted value.
     #[error("{text} is too small: expected a whole number {accepted}")]
     TooSmall {
@@ -174,6 +183,10 @@ pub fn integer_in(text: &str, min: i128, max: i128) -> Result<i128, NumberError>
         });
     }
     match t.parse::<i128>() {
+        Ok(0) if min >= 0 && t.starts_with('-') => Err(NumberError::Signed {
+            text: shown,
+            accepted,
+        }),
         Ok(v) if v < min && v < 0 && min >= 0 => Err(NumberError::Negative {
             text: shown,
             accepted,
@@ -234,10 +247,18 @@ pub fn natural(text: &str) -> Result<BigUint, NumberError> {
             accepted,
         });
     }
-    if t.starts_with('-') && t[1..].bytes().any(|b| b != b'0') {
-        return Err(NumberError::Negative {
-            text: shorten(t),
-            accepted,
+    if let Some(digits) = t.strip_prefix('-') {
+        let zero = digits.bytes().all(|b| b == b'0');
+        return Err(if zero {
+            NumberError::Signed {
+                text: shorten(t),
+                accepted,
+            }
+        } else {
+            NumberError::Negative {
+                text: shorten(t),
+                accepted,
+            }
         });
     }
     t.trim_start_matches(['-', '+'])
@@ -394,7 +415,15 @@ mod tests {
         for (text, message) in cases {
             assert_eq!(count_in(text, 1, 64).unwrap_err().to_string(), message);
         }
-        assert!(matches!(count("-0"), Ok(0)));
+        // Audit 3, item 16: -0 was read as 0 by some commands and refused by others (the
+        // options, as a flag): a count never takes a minus sign.
+        assert!(matches!(count("-0"), Err(NumberError::Signed { .. })));
+        assert!(matches!(natural("-00"), Err(NumberError::Signed { .. })));
+        assert_eq!(
+            count_in("-0", 1, 64).unwrap_err().to_string(),
+            "-0 has a minus sign: expected a whole number from 1 to 64, written without one"
+        );
+        assert!(matches!(integer_in("-0", -5, 5), Ok(0)));
         assert!(matches!(count("+7"), Ok(7)));
         assert!(matches!(count("1 2"), Err(NumberError::NotANumber { .. })));
     }
