@@ -338,14 +338,19 @@ pub fn solve_into_database_saving_every(
     interval: std::time::Duration,
     progress: &(dyn Fn(&Progress) + Sync),
 ) -> Result<(Solution, u64), EngineError> {
+    // Refused before the solve, not after it: a link, a FIFO, another game's file.
+    let header = database_header(game, 0);
+    database::check_writable(path, &header)?;
+    // Solved already (read without a lock: the folder may be read-only).
+    if let Some(read) = read_if_solved(path)? {
+        return Ok(read);
+    }
     // One process at a time solves into a path; a second is told so at once.
     let _lock = crate::durable::Lock::take(path)?;
-    // Refused before the solve, not after it: a link, a FIFO, another game's file.
-    database::check_writable(path, &database_header(game, 0))?;
-    if crate::durable::readable(path)?.is_some() {
-        // Solved by the process that held the lock before this one took it.
-        let mut db = Database::open(path, false)?;
-        return Ok((Solution::from_records(db.all_records()?), db.bytes));
+    database::check_writable(path, &header)?;
+    // Solved by the process that held the lock before this one took it.
+    if let Some(read) = read_if_solved(path)? {
+        return Ok(read);
     }
     let mut partial = path.as_os_str().to_owned();
     partial.push(".partial");
@@ -357,6 +362,16 @@ pub fn solve_into_database_saving_every(
     let bytes = database::write(path, &header, solution.records())?;
     checkpoint.remove()?;
     Ok((solution, bytes))
+}
+
+/// The table of a database already at `path` (checked to be the game's by
+/// [`database::check_writable`]), with its size in bytes; `None` when there is none.
+fn read_if_solved(path: &std::path::Path) -> Result<Option<(Solution, u64)>, EngineError> {
+    if crate::durable::readable(path)?.is_none() {
+        return Ok(None);
+    }
+    let mut db = Database::open(path, false)?;
+    Ok(Some((Solution::from_records(db.all_records()?), db.bytes)))
 }
 
 /// The database at `path`, opened for `game`: another game's, variant's or numbering's (or
