@@ -98,8 +98,10 @@ fn shown(path: &Path) -> String {
     path.display().to_string()
 }
 
-/// A write that failed, as the error every writer reports it by.
-pub(crate) fn write_error(path: &Path, source: std::io::Error) -> FileError {
+/// A write that failed, as the error every writer reports it by (status 1 at the command
+/// line).
+#[must_use]
+pub fn write_error(path: &Path, source: std::io::Error) -> FileError {
     FileError::Write {
         path: shown(path),
         why: source.to_string(),

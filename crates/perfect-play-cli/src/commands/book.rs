@@ -72,7 +72,7 @@ fn connect_four_book(
     let scores = search.score_all(&todo, &limits, &mut |i, score| {
         let key = rules.key(&todo[i]);
         known.insert(key, score);
-        let line = partial_line(&identity, key, score);
+        let line = partial_line(key, score);
         if let Err(e) = writeln!(partial, "{line} {:08x};", line_crc(&identity, &line))
             .and_then(|()| partial.flush())
         {
@@ -82,12 +82,7 @@ fn connect_four_book(
     });
     bar.finish_and_clear();
     if let Some(e) = write_failed {
-        return Err(durable::FileError::Write {
-            path: partial_path.display().to_string(),
-            why: e.to_string(),
-            kind: e.kind(),
-        }
-        .into());
+        return Err(durable::write_error(&partial_path, e).into());
     }
     scores.map_err(|stopped| {
         format!(
@@ -189,7 +184,7 @@ fn built_already(
 }
 
 /// A partial book's line before its checksum: the key and the score.
-fn partial_line(_identity: &str, key: u64, score: i32) -> String {
+fn partial_line(key: u64, score: i32) -> String {
     format!("{key:x} {score}")
 }
 
@@ -248,11 +243,7 @@ fn read_partial(path: &Path, identity: &str) -> Result<HashMap<u64, i32>, Comman
 /// The partial file, appended to (`fresh`: created, never through a link, and started with
 /// the identity line).
 fn open_partial(path: &Path, identity: &str, fresh: bool) -> Result<std::fs::File, CommandError> {
-    let shown = |e: std::io::Error| durable::FileError::Write {
-        path: path.display().to_string(),
-        why: e.to_string(),
-        kind: e.kind(),
-    };
+    let shown = |e: std::io::Error| durable::write_error(path, e);
     if fresh {
         // Whatever was there held nothing of this book (read_partial said so): begun anew.
         durable::remove_if_present(path)?;
@@ -272,7 +263,7 @@ mod tests {
     const IDENTITY: &str = "perfect-play book connect-four 7x6 plies 2 keys 0123abcd";
 
     fn line(key: u64, score: i32) -> String {
-        let body = partial_line(IDENTITY, key, score);
+        let body = partial_line(key, score);
         format!("{body} {:08x};", line_crc(IDENTITY, &body))
     }
 
@@ -287,7 +278,7 @@ mod tests {
         let edited = line(0x2e, -2).replace(" -2 ", " 5 ");
         let huge = line(0x3d, 1).replace(" 1 ", " 2147483647 ");
         let other_book = {
-            let body = partial_line("another", 0x4c, 1);
+            let body = partial_line(0x4c, 1);
             format!("{body} {:08x};", line_crc("another", &body))
         };
         let old_form = "5b 1;".to_string();

@@ -68,6 +68,8 @@ const JSON_BYTES_PER_BYTE_OF_TEXT: u64 = 8;
 #[derive(Debug)]
 pub struct NamedGraph {
     names: IndexSet<Box<str>, FxBuildHasher>,
+    /// The names' bytes in all (counted as they were read), for a report's estimate.
+    name_bytes: u64,
     graph: GameGraph,
 }
 
@@ -221,6 +223,7 @@ impl Builder {
         })?;
         Ok(NamedGraph {
             names: self.names,
+            name_bytes: self.name_bytes,
             graph,
         })
     }
@@ -606,15 +609,17 @@ impl NamedGraph {
         memory_limit: u64,
     ) -> Result<serde_json::Value, String> {
         let name = position.unwrap_or_else(|| self.start());
-        let index = self.index_of(name).ok_or_else(|| {
+        let missing = || {
             format!(
                 "no position {:?} in the graph (it has {} positions)",
                 shown(name),
                 self.graph.positions()
             )
-        })?;
+        };
+        let index = self.index_of(name).ok_or_else(missing)?;
         let moves = self.graph.targets(index).len() as u64;
-        let names = (self.names.iter().map(|n| n.len() as u64).sum::<u64>())
+        let names = self
+            .name_bytes
             .checked_div(self.graph.positions())
             .unwrap_or(0);
         let mut needed = moves * (REPORT_BYTES_PER_MOVE + names);
@@ -635,13 +640,7 @@ impl NamedGraph {
                 if all { ", or leave out --all" } else { "" }
             ));
         }
-        let analysis = self.analyse(solution, name).ok_or_else(|| {
-            format!(
-                "no position {:?} in the graph (it has {} positions)",
-                shown(name),
-                self.graph.positions()
-            )
-        })?;
+        let analysis = self.analyse(solution, name).ok_or_else(missing)?;
         let (outcome, remoteness) = value_json(analysis.record);
         let moves: Vec<serde_json::Value> = analysis
             .moves
