@@ -38,5 +38,10 @@ fuzz_target!(|data: &[u8]| {
     for line in lines {
         let text = std::str::from_utf8(line).expect("JSON output is UTF-8");
         assert!(text.contains("\"line\":"), "{text}");
+        // A refused line's message quotes the line shortened (audit 3, item 16).
+        let answer: serde_json::Value = serde_json::from_str(text).expect("one JSON object");
+        if let Some(error) = answer.get("error").and_then(|e| e.as_str()) {
+            assert!(error.len() <= 1024, "{} bytes: {error}", error.len());
+        }
     }
 });

@@ -1,5 +1,6 @@
 //! The whole command line, in-process: arbitrary arguments and stdin under small limits. No
-//! panic, and the exit status is 0 (answered) or 2 (refused, one line on stderr).
+//! panic, and the exit status is 0 (answered) or 2 (refused: one line on stderr, a
+//! line per refused line in batches, each of a bounded length: the third audit found values printed whole in refusals).
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
@@ -21,5 +22,10 @@ fuzz_target!(|data: &[u8]| {
         let text = String::from_utf8_lossy(&out.stderr);
         assert!(text.starts_with("perfect-play: "), "{text}");
         assert!(!text.contains("panicked"));
+        // Batch commands write a line per refused input line, each bounded alike.
+        for line in text.lines() {
+            assert!(line.starts_with("perfect-play: "), "{line}");
+            assert!(line.len() <= 2048, "{} bytes: {line}", line.len());
+        }
     }
 });

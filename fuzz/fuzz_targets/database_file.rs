@@ -17,6 +17,9 @@ fuzz_target!(|bytes: &[u8]| {
     }
     // A book lists its positions within the memory given: a megabyte here.
     if let Ok(book) = connect_four::open_book(&path, 1 << 20) {
-        assert_eq!(book.book.len() as u64, Database::open(&path, false).unwrap().header.positions);
+        assert_eq!(
+            book.book.len() as u64,
+            Database::open(&path, false).unwrap().header.positions
+        );
     }
 });

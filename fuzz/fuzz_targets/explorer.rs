@@ -36,7 +36,11 @@ fuzz_target!(|data: &[u8]| {
         Err(ExploreError::Busy(_)) => panic!("turned away with no lane"),
         // A fault on the server's side comes only from a served file, and none is served.
         Err(ExploreError::Internal(message)) => panic!("a server fault with no file: {message}"),
-        Err(ExploreError::OverBudget { estimate_seconds, budget_seconds, .. }) => {
+        Err(ExploreError::OverBudget {
+            estimate_seconds,
+            budget_seconds,
+            ..
+        }) => {
             assert!(estimate_seconds >= budget_seconds);
         }
     }

@@ -23,8 +23,13 @@ fuzz_target!(|data: &[u8]| {
     if let Err(refused) = graph.report_within(&solution, None, true, 4 << 10) {
         assert!(refused.contains("raise --memory-limit"), "{refused}");
     }
-    let report = graph.report(&solution, None, true).expect("the start is in the graph");
-    assert_eq!(report["values"].as_array().unwrap().len() as u64, graph.graph().positions());
+    let report = graph
+        .report(&solution, None, true)
+        .expect("the start is in the graph");
+    assert_eq!(
+        report["values"].as_array().unwrap().len() as u64,
+        graph.graph().positions()
+    );
     // Every move listed leads to a position that is in the graph, once.
     for index in 0..graph.graph().positions() as u32 {
         let mut targets = graph.graph().targets(index).to_vec();

@@ -9,7 +9,9 @@ fuzz_target!(|bytes: &[u8]| {
     std::fs::write(&path, bytes).expect("a scratch file");
     let code: OctalCode = "0.6".parse().expect("Officers");
     if let Ok(checkpoint) = GrundyCheckpoint::open(&path, &code) {
-        let values = checkpoint.values().expect("a checkpoint that opened reads back");
+        let values = checkpoint
+            .values()
+            .expect("a checkpoint that opened reads back");
         assert_eq!(values.len(), checkpoint.saved());
     }
 });

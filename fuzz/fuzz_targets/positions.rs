@@ -16,11 +16,15 @@ fuzz_target!(|data: &[u8]| {
     let params = info
         .params_from(&example.given())
         .expect("an example's parameters are valid");
-    let game = info.build(&params).expect("an engine game").expect("its example builds");
+    let game = info
+        .build(&params)
+        .expect("an engine game")
+        .expect("its example builds");
     let text = String::from_utf8_lossy(rest);
     if let Ok(Some(written)) = game.notation_of(&text) {
         assert_eq!(
-            game.notation_of(&written).expect("a written position parses"),
+            game.notation_of(&written)
+                .expect("a written position parses"),
             Some(written.clone()),
             "{} {text:?}",
             info.name

@@ -1,6 +1,6 @@
 //! Reading a solved table: a position's value, every move's value, and a best line.
 
-use super::solve::{ending_record, for_mover};
+use super::passes::{ending_record, for_mover};
 use super::{IndexedGame, Record, Solution, table_index};
 use crate::game::Transition;
 use crate::player::Outcome;

@@ -41,6 +41,7 @@
 mod analyse;
 pub mod database;
 pub mod distributed;
+mod passes;
 pub mod record;
 mod retrograde;
 mod solve;
@@ -53,9 +54,10 @@ pub use analyse::{
     move_records, move_records_by, move_value,
 };
 pub use database::{Checkpoint, Database, TierInProgress};
+pub use passes::Progress;
 pub use record::{MAX_REMOTENESS, Record};
 pub use solve::{
-    Counts, Progress, Solution, count_reachable, count_reachable_classes, reachable_counts, solve,
+    Counts, Solution, count_reachable, count_reachable_classes, reachable_counts, solve,
     solve_resumable,
 };
 

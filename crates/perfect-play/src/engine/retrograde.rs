@@ -29,8 +29,7 @@
 //! draw, unless the tier can reach a tie: then the passes of value iteration settle ties and
 //! draws among the open positions, as they do without un-moves.
 
-use super::distributed::Cluster;
-use super::solve::{Child, Known, OnLevel, Passes, earlier_tier, ending_record, for_mover};
+use super::passes::{Child, Known, Passes, Peers, earlier_tier, ending_record, for_mover};
 use super::{EngineError, IndexedGame, Record};
 use crate::game::Transition;
 use crate::player::Outcome;
@@ -274,20 +273,29 @@ pub(super) const CHILD_LOST: u64 = 1 << 63;
 
 /// Words of the unvisited bitset a rank reads between two exchanges: the messages they send
 /// stay within some hundreds of megabytes.
-const ROUND_WORDS: usize = (super::distributed::ROUND_POSITIONS / 64) as usize;
+const ROUND_WORDS: usize = (ROUND_POSITIONS / 64) as usize;
+
+/// Positions of the unvisited set a rank reads between two exchanges of a level.
+pub const ROUND_POSITIONS: u64 = 1 << 20;
+
+/// Called after each level of retrograde analysis with the level, whether a tie is in reach,
+/// the slice's side table (what a distributed checkpoint saves with the records) and the
+/// peers: to report progress and save the tier in progress.
+pub(super) type OnLevel<'a, P> =
+    dyn FnMut(u32, bool, &[AtomicU32], &mut Option<P>) -> Result<(), EngineError> + 'a;
 
 impl<G: IndexedGame + Sync> Passes<'_, G> {
     /// Decide every win and loss of tier `range` (see the module), in `slice` (all of it
     /// alone; with a cluster this rank's part, parents in other slices told by message),
     /// from the start or from where `resume` says. `on_level` is called after each level (to
     /// report it and save the tier in progress).
-    pub(super) fn retrograde(
+    pub(super) fn retrograde<P: Peers>(
         &self,
         range: &Range<u64>,
         slice: &Range<u64>,
         resume: Option<ResumeFrom>,
-        cluster: &mut Option<Cluster<'_>>,
-        on_level: &mut OnLevel<'_>,
+        cluster: &mut Option<P>,
+        on_level: &mut OnLevel<'_, P>,
     ) -> Result<Outcomes, EngineError> {
         let tier = Tier::new(range, slice)?;
         let (scanned, done) = match resume {
@@ -329,7 +337,7 @@ impl<G: IndexedGame + Sync> Passes<'_, G> {
     }
 
     /// The last level to run: the largest remoteness decided or promised, over every slice.
-    fn deepest(&self, tier: &Tier, cluster: &mut Option<Cluster<'_>>) -> Result<u32, EngineError> {
+    fn deepest<P: Peers>(&self, tier: &Tier, cluster: &mut Option<P>) -> Result<u32, EngineError> {
         let here = tier.deepest.load(Ordering::Relaxed);
         match cluster.as_mut() {
             None => Ok(here),
@@ -340,11 +348,11 @@ impl<G: IndexedGame + Sync> Passes<'_, G> {
     /// The parents of the slice's positions decided at `level`, in rounds of
     /// [`ROUND_WORDS`] words of the unvisited bitset: parents in the slice are counted off
     /// here, the others sent to their ranks, which count them off on arrival.
-    fn visit_parents_across(
+    fn visit_parents_across<P: Peers>(
         &self,
         tier: &Tier,
         level: u32,
-        cluster: &mut Cluster<'_>,
+        cluster: &mut P,
     ) -> Result<(), EngineError> {
         let words = tier.unvisited.len();
         let rounds = cluster.max(words.div_ceil(ROUND_WORDS) as u64)? as usize;
@@ -353,14 +361,14 @@ impl<G: IndexedGame + Sync> Passes<'_, G> {
             let from = (round * ROUND_WORDS).min(words);
             let to = (from + ROUND_WORDS).min(words);
             let outbox = Mutex::new(vec![Vec::new(); cluster.size()]);
-            self.visit_parents(tier, level, from..to, Some((&outbox, &cluster.slices)))?;
+            self.visit_parents(tier, level, from..to, Some((&outbox, cluster.slices())))?;
             let outboxes = outbox
                 .into_inner()
                 .map_err(|_| EngineError::Exchange("a worker thread failed".into()))?;
             let sent: u64 = outboxes.iter().map(|b| b.len() as u64).sum();
             messages += sent;
             bytes += sent * 8;
-            let inbox = cluster.exchange.all_to_all(&outboxes)?;
+            let inbox = cluster.all_to_all(&outboxes)?;
             drop(outboxes);
             self.apply_messages(tier, level, &inbox)?;
         }

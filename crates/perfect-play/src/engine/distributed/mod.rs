@@ -55,16 +55,16 @@ pub use exchange::{Exchange, LocalCluster, Reduce};
 pub use schedule::{Assignment, Placement, Schedule};
 
 use super::database::{Checkpoint, Header, Writer};
+use super::passes::{PassResult, Passes, Peers, TierJob, restore, snapshot};
 use super::retrograde::{Resume, ResumeFrom};
-use super::solve::{PassResult, Passes, TierJob, restore, snapshot, tiers};
+use super::solve::tiers;
 use super::table::bitmap;
 use super::{EngineError, IndexedGame, Options, Progress, RETROGRADE_BYTES_PER_POSITION, Record};
 use std::ops::Range;
 use std::path::Path;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-/// Positions of the unvisited set a rank reads between two exchanges of a level.
-pub const ROUND_POSITIONS: u64 = 1 << 20;
+pub use super::retrograde::ROUND_POSITIONS;
 
 /// Positions of its slice a rank decides at a time when it borrows from the child tiers of
 /// a tier every move leaves: their moves, played once and kept for the decision (eight
@@ -125,47 +125,39 @@ pub fn split(range: &Range<u64>, size: usize) -> Vec<Range<u64>> {
     (0..size).map(|r| cut(r)..cut(r + 1)).collect()
 }
 
-impl Cluster<'_> {
-    pub(super) fn size(&self) -> usize {
+impl Peers for Cluster<'_> {
+    fn size(&self) -> usize {
         self.exchange.size()
     }
 
-    /// Records a rank asks of each other rank in one round: [`ROUND_POSITIONS`] in all, so
-    /// that a round's buffers stay the same size however many ranks there are.
-    fn share(&self) -> u64 {
-        (ROUND_POSITIONS / self.size() as u64).max(1)
+    fn slices(&self) -> &[Range<u64>] {
+        &self.slices
     }
 
-    /// This rank's slice of the current tier.
-    pub(super) fn slice(&self) -> Range<u64> {
+    fn slice(&self) -> Range<u64> {
         self.slices[self.exchange.rank()].clone()
     }
 
-    /// Whether `here` holds on some rank.
-    pub(super) fn any(&mut self, here: bool) -> Result<bool, EngineError> {
+    fn any(&mut self, here: bool) -> Result<bool, EngineError> {
         Ok(self.exchange.all_reduce(u64::from(here), Reduce::Max)? != 0)
     }
 
-    /// The largest of the ranks' numbers.
-    pub(super) fn max(&mut self, here: u64) -> Result<u64, EngineError> {
+    fn max(&mut self, here: u64) -> Result<u64, EngineError> {
         self.exchange.all_reduce(here, Reduce::Max)
     }
 
-    /// A pass's result over every slice.
-    pub(super) fn combine(&mut self, here: PassResult) -> Result<PassResult, EngineError> {
+    fn combine(&mut self, here: PassResult) -> Result<PassResult, EngineError> {
         Ok(PassResult {
             changed: self.exchange.all_reduce(here.changed, Reduce::Sum)?,
             blocked: self.any(here.blocked)?,
         })
     }
 
-    /// Record a level's traffic, summed over the ranks.
-    pub(super) fn count_traffic(
-        &mut self,
-        level: u32,
-        messages: u64,
-        bytes: u64,
-    ) -> Result<(), EngineError> {
+    fn all_to_all(&mut self, outboxes: &[Vec<u64>]) -> Result<Vec<u64>, EngineError> {
+        self.exchange.all_to_all(outboxes)
+    }
+
+    fn count_traffic(&mut self, level: u32, messages: u64, bytes: u64) -> Result<(), EngineError> {
         let messages = self.exchange.all_reduce(messages, Reduce::Sum)?;
         let bytes = self.exchange.all_reduce(bytes, Reduce::Sum)?;
         self.traffic.push(LevelTraffic {
@@ -183,7 +175,7 @@ impl Cluster<'_> {
     /// reads every record its pass needs as the others left them after the last pass, as an
     /// all-gather of the whole tier would have them, and holds only those. `waiting`: those
     /// indices as the last pass found them (else [`Passes::open_elsewhere`] finds them).
-    pub(super) fn pull<G: IndexedGame + Sync>(
+    fn pull<G: IndexedGame + Sync>(
         &mut self,
         passes: &Passes<'_, G>,
         range: &Range<u64>,
@@ -227,6 +219,14 @@ impl Cluster<'_> {
         }
         self.pass_records += pulled;
         Ok(())
+    }
+}
+
+impl Cluster<'_> {
+    /// Records a rank asks of each other rank in one round: [`ROUND_POSITIONS`] in all, so
+    /// that a round's buffers stay the same size however many ranks there are.
+    fn share(&self) -> u64 {
+        (ROUND_POSITIONS / self.size() as u64).max(1)
     }
 
     /// Before this rank solves `window` (its slice of a cut tier, or a window of it): borrow
