@@ -39,6 +39,7 @@ pub mod impartial;
 pub mod nim;
 pub mod octal;
 pub mod parse;
+pub mod partizan;
 pub mod puzzles;
 pub mod registry;
 pub mod search;

@@ -1,0 +1,74 @@
+//! Cutcake: pieces of cake `W x H`; Left cuts a piece along a vertical line (into `a x H`
+//! and `(W - a) x H`), Right along a horizontal one; who cannot cut loses. Written `4x3`,
+//! several pieces joined by `+`.
+
+use super::PartizanError;
+use super::rules::PartizanRules;
+use super::table::Side;
+
+/// The rules of Cutcake.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Cutcake;
+
+/// The largest side valued.
+pub const MAX_SIDE: u32 = 1 << 12;
+
+/// Read pieces `WxH`, joined by `+`.
+///
+/// # Errors
+/// [`PartizanError::Position`].
+pub fn parse(text: &str) -> Result<Vec<(u32, u32)>, PartizanError> {
+    let mut pieces = Vec::new();
+    for piece in text.split('+') {
+        let piece = piece.trim();
+        let bad = || {
+            PartizanError::Position(format!(
+                "a Cutcake piece {:?}: write its width and height as WxH, each from 1 to {MAX_SIDE} (e.g. 4x3)",
+                crate::parse::shorten(piece)
+            ))
+        };
+        let (w, h) = piece.split_once(['x', 'X']).ok_or_else(bad)?;
+        let side = |t: &str| {
+            t.trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|&n| (1..=MAX_SIDE).contains(&n))
+                .ok_or_else(bad)
+        };
+        pieces.push((side(w)?, side(h)?));
+    }
+    pieces.sort_unstable();
+    Ok(pieces)
+}
+
+impl PartizanRules for Cutcake {
+    type Position = Vec<(u32, u32)>;
+
+    fn options(&self, pieces: &Vec<(u32, u32)>, side: Side) -> Vec<Vec<(u32, u32)>> {
+        let mut options = Vec::new();
+        for (i, &(w, h)) in pieces.iter().enumerate() {
+            let cuts: Vec<((u32, u32), (u32, u32))> = match side {
+                Side::Left => (1..w).map(|a| ((a, h), (w - a, h))).collect(),
+                Side::Right => (1..h).map(|b| ((w, b), (w, h - b))).collect(),
+            };
+            for (one, two) in cuts {
+                let mut next = pieces.clone();
+                next.swap_remove(i);
+                next.push(one);
+                next.push(two);
+                next.sort_unstable();
+                options.push(next);
+            }
+        }
+        options
+    }
+
+    /// Each piece alone; a 1 x 1 piece is worth 0.
+    fn components(&self, pieces: &Vec<(u32, u32)>) -> Vec<Vec<(u32, u32)>> {
+        pieces
+            .iter()
+            .filter(|&&p| p != (1, 1))
+            .map(|&p| vec![p])
+            .collect()
+    }
+}

@@ -1,0 +1,90 @@
+//! What a partizan game gives ([`PartizanRules`]: its positions, each side's moves, its
+//! independent regions) and the value of a position ([`Valuer`]): the canonical form of its
+//! options' values, region by region, each region's value cached across positions.
+
+use super::PartizanError;
+use super::table::{GameId, GameTable, Side};
+use std::collections::HashMap;
+use std::hash::Hash;
+
+/// A short partizan game: positions, and the moves each side has in them.
+pub trait PartizanRules {
+    /// A position.
+    type Position: Clone + Eq + Hash;
+
+    /// The positions `side` can move to from `position`.
+    fn options(&self, position: &Self::Position, side: Side) -> Vec<Self::Position>;
+
+    /// The independent parts of `position`, whose values add up to its value (a move in
+    /// one leaves the others as they are). Parts worth 0 may be left out. The default: the
+    /// position whole.
+    fn components(&self, position: &Self::Position) -> Vec<Self::Position> {
+        vec![position.clone()]
+    }
+}
+
+/// Values positions of one game, into a [`GameTable`], remembering every region valued.
+pub struct Valuer<R: PartizanRules> {
+    rules: R,
+    known: HashMap<R::Position, GameId>,
+}
+
+impl<R: PartizanRules> Valuer<R> {
+    /// A valuer for `rules`, nothing valued yet.
+    pub fn new(rules: R) -> Valuer<R> {
+        Valuer {
+            rules,
+            known: HashMap::new(),
+        }
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &R {
+        &self.rules
+    }
+
+    /// Regions valued so far.
+    #[must_use]
+    pub fn regions_known(&self) -> usize {
+        self.known.len()
+    }
+
+    /// The value of `position`: the sum of its regions' values.
+    ///
+    /// # Errors
+    /// When the table fills up or a number outgrows it.
+    pub fn value(
+        &mut self,
+        games: &mut GameTable,
+        position: &R::Position,
+    ) -> Result<GameId, PartizanError> {
+        let parts = self.rules.components(position);
+        let mut total = GameId::ZERO;
+        for part in parts {
+            let v = self.region(games, part)?;
+            total = games.sum(total, v)?;
+        }
+        Ok(total)
+    }
+
+    /// The value of one region, from its options' values.
+    fn region(
+        &mut self,
+        games: &mut GameTable,
+        region: R::Position,
+    ) -> Result<GameId, PartizanError> {
+        if let Some(&v) = self.known.get(&region) {
+            return Ok(v);
+        }
+        let mut sides = [Vec::new(), Vec::new()];
+        for (i, side) in [Side::Left, Side::Right].into_iter().enumerate() {
+            for option in self.rules.options(&region, side) {
+                sides[i].push(self.value(games, &option)?);
+            }
+        }
+        let [left, right] = sides;
+        let v = games.make(left, right)?;
+        self.known.insert(region, v);
+        Ok(v)
+    }
+}

@@ -1,0 +1,648 @@
+//! Canonical forms kept once each: every distinct short game is one [`GameId`] in a
+//! [`GameTable`] (hash-consing), so that equal games are equal ids, and sums, negatives,
+//! comparisons and stops are cached by ids.
+//!
+//! A game is built from its options with [`GameTable::make`], which removes dominated
+//! options and bypasses reversible ones until neither is left: the canonical form, unique for
+//! each value. Numbers are kept as numbers (their options, the neighbouring numbers, made
+//! when asked for), so that a large integer costs one entry and not a chain of them; sums
+//! and comparisons with numbers take shortcuts (number translation, stops).
+
+use super::PartizanError;
+use super::dyadic::Dyadic;
+use std::collections::HashMap;
+
+/// A canonical form in a [`GameTable`]: equal ids are equal games, and only those.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GameId(u32);
+
+impl GameId {
+    /// The game 0 (no moves for either player), in every table.
+    pub const ZERO: GameId = GameId(0);
+
+    /// The id's place in its table.
+    #[must_use]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// One of the two players of a partizan game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// Left (blue, vertical in Domineering, `x`, toads).
+    Left,
+    /// Right (red, horizontal in Domineering, `o`, frogs).
+    Right,
+}
+
+impl Side {
+    /// The other player.
+    #[must_use]
+    pub fn other(self) -> Side {
+        match self {
+            Side::Left => Side::Right,
+            Side::Right => Side::Left,
+        }
+    }
+}
+
+/// Who wins a game: the four outcome classes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OutcomeClass {
+    /// Left wins whoever moves first (the game is positive).
+    Left,
+    /// Right wins whoever moves first (negative).
+    Right,
+    /// The player to move wins (confused with 0: fuzzy).
+    Next,
+    /// The player to move loses (equal to 0).
+    Previous,
+}
+
+impl OutcomeClass {
+    /// The class's letter: `L`, `R`, `N` or `P`.
+    #[must_use]
+    pub fn letter(self) -> char {
+        match self {
+            OutcomeClass::Left => 'L',
+            OutcomeClass::Right => 'R',
+            OutcomeClass::Next => 'N',
+            OutcomeClass::Previous => 'P',
+        }
+    }
+
+    /// Whether `side` wins when it moves first.
+    #[must_use]
+    pub fn first_player_wins(self, side: Side) -> bool {
+        match self {
+            OutcomeClass::Next => true,
+            OutcomeClass::Previous => false,
+            OutcomeClass::Left => side == Side::Left,
+            OutcomeClass::Right => side == Side::Right,
+        }
+    }
+}
+
+/// One canonical form: its options (none stored for a number: see [`GameTable::options`]).
+struct Node {
+    left: Box<[GameId]>,
+    right: Box<[GameId]>,
+    number: Option<Dyadic>,
+    birthday: u64,
+}
+
+/// Bytes an entry costs, options and caches included on average (for the memory account).
+pub const BYTES_PER_GAME: u64 = 160;
+
+/// Left's and Right's options of a form that is not a number, sorted: its key.
+type OptionsKey = (Box<[GameId]>, Box<[GameId]>);
+
+/// Every canonical form met so far, and the results of operations on them.
+pub struct GameTable {
+    nodes: Vec<Node>,
+    by_options: HashMap<OptionsKey, GameId>,
+    numbers: HashMap<Dyadic, GameId>,
+    negatives: HashMap<GameId, GameId>,
+    sums: HashMap<(GameId, GameId), GameId>,
+    at_most: HashMap<(GameId, GameId), bool>,
+    stops: HashMap<GameId, (Dyadic, Dyadic)>,
+    /// The most entries the table may hold.
+    limit: usize,
+}
+
+impl Default for GameTable {
+    fn default() -> GameTable {
+        GameTable::new()
+    }
+}
+
+impl GameTable {
+    /// A table holding 0, without a limit.
+    #[must_use]
+    pub fn new() -> GameTable {
+        GameTable::with_limit(usize::MAX)
+    }
+
+    /// A table that refuses to hold more than `limit` games ([`PartizanError::TooManyGames`]).
+    #[must_use]
+    pub fn with_limit(limit: usize) -> GameTable {
+        let mut table = GameTable {
+            nodes: Vec::new(),
+            by_options: HashMap::new(),
+            numbers: HashMap::new(),
+            negatives: HashMap::new(),
+            sums: HashMap::new(),
+            at_most: HashMap::new(),
+            stops: HashMap::new(),
+            limit: limit.max(1),
+        };
+        table.nodes.push(Node {
+            left: Box::new([]),
+            right: Box::new([]),
+            number: Some(Dyadic::ZERO),
+            birthday: 0,
+        });
+        table.numbers.insert(Dyadic::ZERO, GameId::ZERO);
+        table
+    }
+
+    /// Games held.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether only 0 is held.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.nodes.len() <= 1
+    }
+
+    fn push(&mut self, node: Node) -> Result<GameId, PartizanError> {
+        if self.nodes.len() >= self.limit {
+            return Err(PartizanError::TooManyGames { limit: self.limit });
+        }
+        let id = GameId(
+            u32::try_from(self.nodes.len())
+                .map_err(|_| PartizanError::TooManyGames { limit: self.limit })?,
+        );
+        self.nodes.push(node);
+        Ok(id)
+    }
+
+    /// The number `x`.
+    ///
+    /// # Errors
+    /// [`PartizanError::TooManyGames`] when the table is full.
+    pub fn number(&mut self, x: Dyadic) -> Result<GameId, PartizanError> {
+        if self.nodes.len() >= self.limit && !self.numbers.contains_key(&x) {
+            return Err(PartizanError::TooManyGames { limit: self.limit });
+        }
+        Ok(self.number_past_limit(x))
+    }
+
+    /// The number `x`, entered even past the limit: a number's neighbours, asked for while
+    /// comparing, are a handful of entries and an answer must not depend on the limit.
+    fn number_past_limit(&mut self, x: Dyadic) -> GameId {
+        if let Some(&id) = self.numbers.get(&x) {
+            return id;
+        }
+        let id = GameId(self.nodes.len() as u32);
+        self.nodes.push(Node {
+            left: Box::new([]),
+            right: Box::new([]),
+            number: Some(x),
+            birthday: x.birthday(),
+        });
+        self.numbers.insert(x, id);
+        id
+    }
+
+    /// The integer `n`.
+    ///
+    /// # Errors
+    /// [`PartizanError::TooLarge`] past 2^62, or a full table.
+    pub fn integer(&mut self, n: i64) -> Result<GameId, PartizanError> {
+        let x = Dyadic::integer(n).ok_or(PartizanError::TooLarge)?;
+        self.number(x)
+    }
+
+    /// The nimber `*n`: `{0, *, ..., *(n-1) | 0, *, ..., *(n-1)}`.
+    ///
+    /// # Errors
+    /// A full table.
+    pub fn nimber(&mut self, n: u32) -> Result<GameId, PartizanError> {
+        let mut below = Vec::new();
+        let mut id = GameId::ZERO;
+        for _ in 0..n {
+            below.push(id);
+            id = self.make(below.clone(), below.clone())?;
+        }
+        Ok(id)
+    }
+
+    /// `n` ups (`n` negative: downs): `^ = {0|*}`, `(n+1).^ = {0 | n.^ + *}` as the sum.
+    ///
+    /// # Errors
+    /// A full table.
+    pub fn ups(&mut self, n: i64) -> Result<GameId, PartizanError> {
+        let star = self.nimber(1)?;
+        let up = self.make(vec![GameId::ZERO], vec![star])?;
+        let one = if n < 0 { self.neg(up) } else { up };
+        let mut total = GameId::ZERO;
+        for _ in 0..n.unsigned_abs() {
+            total = self.sum(total, one)?;
+        }
+        Ok(total)
+    }
+
+    /// The number this game equals, if it is one.
+    #[must_use]
+    pub fn as_number(&self, g: GameId) -> Option<Dyadic> {
+        self.nodes[g.index()].number
+    }
+
+    /// The day the game is born: 0 for 0, else one more than its options' latest.
+    #[must_use]
+    pub fn birthday(&self, g: GameId) -> u64 {
+        self.nodes[g.index()].birthday
+    }
+
+    /// The options of `side` in the canonical form (for a number, its neighbours, entered
+    /// when first asked for).
+    pub fn options(&mut self, g: GameId, side: Side) -> Vec<GameId> {
+        let node = &self.nodes[g.index()];
+        if let Some(x) = node.number {
+            let (left, right) = x.options();
+            let wanted = match side {
+                Side::Left => left,
+                Side::Right => right,
+            };
+            return wanted
+                .map(|y| self.number_past_limit(y))
+                .into_iter()
+                .collect();
+        }
+        match side {
+            Side::Left => node.left.to_vec(),
+            Side::Right => node.right.to_vec(),
+        }
+    }
+
+    /// The canonical form of `{left | right}`, the options being canonical forms already.
+    ///
+    /// # Errors
+    /// [`PartizanError::TooLarge`] for a number past 2^62, or a full table.
+    pub fn make(
+        &mut self,
+        mut left: Vec<GameId>,
+        mut right: Vec<GameId>,
+    ) -> Result<GameId, PartizanError> {
+        // Numbers on both sides, Left's below Right's: the simplest number between.
+        if let Some(x) = self.number_between(&left, &right)? {
+            return self.number(x);
+        }
+        loop {
+            self.remove_dominated(&mut left, Side::Left);
+            self.remove_dominated(&mut right, Side::Right);
+            let bypassed_left = self.bypass_reversible(&mut left, &right, Side::Left)?;
+            let bypassed_right = self.bypass_reversible(&mut right, &left, Side::Right)?;
+            if !bypassed_left && !bypassed_right {
+                break;
+            }
+        }
+        if let Some(x) = self.number_between(&left, &right)? {
+            return self.number(x);
+        }
+        left.sort_unstable();
+        right.sort_unstable();
+        let key = (left.into_boxed_slice(), right.into_boxed_slice());
+        if let Some(&id) = self.by_options.get(&key) {
+            return Ok(id);
+        }
+        let birthday = 1 + key
+            .0
+            .iter()
+            .chain(key.1.iter())
+            .map(|&o| self.birthday(o))
+            .max()
+            .unwrap_or(0);
+        let id = self.push(Node {
+            left: key.0.clone(),
+            right: key.1.clone(),
+            number: None,
+            birthday,
+        })?;
+        self.by_options.insert(key, id);
+        Ok(id)
+    }
+
+    /// When every option is a number and Left's are all below Right's, the number the game
+    /// equals (the simplicity rule).
+    fn number_between(
+        &self,
+        left: &[GameId],
+        right: &[GameId],
+    ) -> Result<Option<Dyadic>, PartizanError> {
+        let numbers = |side: &[GameId]| -> Option<Vec<Dyadic>> {
+            side.iter().map(|&g| self.as_number(g)).collect()
+        };
+        let (Some(l), Some(r)) = (numbers(left), numbers(right)) else {
+            return Ok(None);
+        };
+        let (low, high) = (l.into_iter().max(), r.into_iter().min());
+        if let (Some(a), Some(b)) = (low, high)
+            && a >= b
+        {
+            return Ok(None);
+        }
+        Dyadic::simplest_between(low, high)
+            .map(Some)
+            .ok_or(PartizanError::TooLarge)
+    }
+
+    /// Keep only the best options of `side`: Left's maximal, Right's minimal.
+    fn remove_dominated(&mut self, options: &mut Vec<GameId>, side: Side) {
+        options.sort_unstable();
+        options.dedup();
+        let mut kept: Vec<GameId> = Vec::with_capacity(options.len());
+        'next: for (i, &a) in options.iter().enumerate() {
+            for (j, &b) in options.iter().enumerate() {
+                if i == j {
+                    continue;
+                }
+                let dominated = match side {
+                    Side::Left => self.leq(a, b),
+                    Side::Right => self.leq(b, a),
+                };
+                if dominated {
+                    continue 'next;
+                }
+            }
+            kept.push(a);
+        }
+        *options = kept;
+    }
+
+    /// Replace the first reversible option of `side` (in `options`, the other side's being
+    /// `others`) by the options it reverses through. Returns whether one was.
+    fn bypass_reversible(
+        &mut self,
+        options: &mut Vec<GameId>,
+        others: &[GameId],
+        side: Side,
+    ) -> Result<bool, PartizanError> {
+        for at in 0..options.len() {
+            let option = options[at];
+            for reply in self.options(option, side.other()) {
+                // Left's option GL reverses through GLR when GLR <= G; Right's GR through
+                // GRL when GRL >= G.
+                let reverses = match side {
+                    Side::Left => self.at_most_raw(reply, others, options, Side::Left),
+                    Side::Right => self.at_most_raw(reply, others, options, Side::Right),
+                }?;
+                if reverses {
+                    let replacements = self.options(reply, side);
+                    options.swap_remove(at);
+                    options.extend(replacements);
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
+    }
+
+    /// Compare `h` with the game `G = {left | right}` built of canonical options but not
+    /// canonical itself: `h <= G` when `side` is Left, `h >= G` when Right. (The arguments
+    /// are `(h, right, left)` for Left and `(h, left, right)` for Right, as the callers have
+    /// them.)
+    fn at_most_raw(
+        &mut self,
+        h: GameId,
+        first: &[GameId],
+        second: &[GameId],
+        side: Side,
+    ) -> Result<bool, PartizanError> {
+        match side {
+            // h <= G: no G^R <= h, and no h^L with G <= h^L.
+            Side::Left => {
+                let (right, left) = (first, second);
+                if right.iter().any(|&gr| self.leq(gr, h)) {
+                    return Ok(false);
+                }
+                for hl in self.options(h, Side::Left) {
+                    if self.at_most_raw(hl, left, right, Side::Right)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            // h >= G: no G^L >= h, and no h^R with h^R <= G.
+            Side::Right => {
+                let (left, right) = (first, second);
+                if left.iter().any(|&gl| self.leq(h, gl)) {
+                    return Ok(false);
+                }
+                for hr in self.options(h, Side::Right) {
+                    if self.at_most_raw(hr, right, left, Side::Left)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+        }
+    }
+
+    /// Whether `g <= h` (Left does at least as well in `h`).
+    pub fn leq(&mut self, g: GameId, h: GameId) -> bool {
+        if g == h {
+            return true;
+        }
+        if let (Some(x), Some(y)) = (self.as_number(g), self.as_number(h)) {
+            return x <= y;
+        }
+        if let Some(&known) = self.at_most.get(&(g, h)) {
+            return known;
+        }
+        let answer = self.leq_by_options(g, h);
+        self.at_most.insert((g, h), answer);
+        answer
+    }
+
+    fn leq_by_options(&mut self, g: GameId, h: GameId) -> bool {
+        // Against a number, the stops often decide: x < R(h) means h > x; x > L(h) means
+        // h < x (and the same the other way round).
+        if let Some(x) = self.as_number(g) {
+            let (left, right) = self.stops(h);
+            if x < right {
+                return true;
+            }
+            if x > left {
+                return false;
+            }
+        }
+        if let Some(y) = self.as_number(h) {
+            let (left, right) = self.stops(g);
+            if left < y {
+                return true;
+            }
+            if right > y {
+                return false;
+            }
+        }
+        let g_left = self.options(g, Side::Left);
+        for gl in g_left {
+            if self.leq(h, gl) {
+                return false;
+            }
+        }
+        let h_right = self.options(h, Side::Right);
+        for hr in h_right {
+            if self.leq(hr, g) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Whether `g = h`.
+    #[must_use]
+    pub fn eq(&self, g: GameId, h: GameId) -> bool {
+        g == h
+    }
+
+    /// Whether `g < h`.
+    pub fn lt(&mut self, g: GameId, h: GameId) -> bool {
+        g != h && self.leq(g, h)
+    }
+
+    /// Whether `g` and `h` are confused (incomparable).
+    pub fn confused(&mut self, g: GameId, h: GameId) -> bool {
+        !self.leq(g, h) && !self.leq(h, g)
+    }
+
+    /// Who wins `g`.
+    pub fn outcome(&mut self, g: GameId) -> OutcomeClass {
+        if g == GameId::ZERO {
+            return OutcomeClass::Previous;
+        }
+        match (self.leq(GameId::ZERO, g), self.leq(g, GameId::ZERO)) {
+            (true, _) => OutcomeClass::Left,
+            (_, true) => OutcomeClass::Right,
+            _ => OutcomeClass::Next,
+        }
+    }
+
+    /// The negative: each player's options the other's, negated.
+    pub fn neg(&mut self, g: GameId) -> GameId {
+        if let Some(x) = self.as_number(g) {
+            return self.number_past_limit(x.negative());
+        }
+        if let Some(&n) = self.negatives.get(&g) {
+            return n;
+        }
+        let node = &self.nodes[g.index()];
+        let (left, right) = (node.left.to_vec(), node.right.to_vec());
+        let new_left: Vec<GameId> = right.iter().map(|&r| self.neg(r)).collect();
+        let new_right: Vec<GameId> = left.iter().map(|&l| self.neg(l)).collect();
+        // The negative of a canonical form is canonical: no simplification is needed, so it
+        // is entered as it is.
+        let id = self.enter_canonical(new_left, new_right);
+        self.negatives.insert(g, id);
+        self.negatives.insert(id, g);
+        id
+    }
+
+    /// Enter a form known to be canonical (the negative of one); past the limit, the table
+    /// grows anyway by this one entry rather than fail an infallible operation.
+    fn enter_canonical(&mut self, mut left: Vec<GameId>, mut right: Vec<GameId>) -> GameId {
+        left.sort_unstable();
+        right.sort_unstable();
+        let key = (left.into_boxed_slice(), right.into_boxed_slice());
+        if let Some(&id) = self.by_options.get(&key) {
+            return id;
+        }
+        let birthday = 1 + key
+            .0
+            .iter()
+            .chain(key.1.iter())
+            .map(|&o| self.birthday(o))
+            .max()
+            .unwrap_or(0);
+        let id = GameId(self.nodes.len() as u32);
+        self.nodes.push(Node {
+            left: key.0.clone(),
+            right: key.1.clone(),
+            number: None,
+            birthday,
+        });
+        self.by_options.insert(key, id);
+        id
+    }
+
+    /// The sum `g + h`: each player moves in one component.
+    ///
+    /// # Errors
+    /// [`PartizanError::TooLarge`] for a number past 2^62, or a full table.
+    pub fn sum(&mut self, g: GameId, h: GameId) -> Result<GameId, PartizanError> {
+        if g == GameId::ZERO {
+            return Ok(h);
+        }
+        if h == GameId::ZERO {
+            return Ok(g);
+        }
+        let key = (g.min(h), g.max(h));
+        if let Some(&s) = self.sums.get(&key) {
+            return Ok(s);
+        }
+        let s = match (self.as_number(g), self.as_number(h)) {
+            (Some(x), Some(y)) => self.number(x.checked_add(y).ok_or(PartizanError::TooLarge)?)?,
+            // Number translation: x + H = {x + H^L | x + H^R} when H is not a number.
+            (Some(_), None) => self.translate(g, h)?,
+            (None, Some(_)) => self.translate(h, g)?,
+            (None, None) => {
+                let mut left = Vec::new();
+                let mut right = Vec::new();
+                for (a, b) in [(g, h), (h, g)] {
+                    for al in self.options(a, Side::Left) {
+                        left.push(self.sum(al, b)?);
+                    }
+                    for ar in self.options(a, Side::Right) {
+                        right.push(self.sum(ar, b)?);
+                    }
+                }
+                self.make(left, right)?
+            }
+        };
+        self.sums.insert(key, s);
+        Ok(s)
+    }
+
+    /// `x + h` for a number `x` and a game `h` that is not one.
+    fn translate(&mut self, x: GameId, h: GameId) -> Result<GameId, PartizanError> {
+        let mut left = Vec::new();
+        for hl in self.options(h, Side::Left) {
+            left.push(self.sum(x, hl)?);
+        }
+        let mut right = Vec::new();
+        for hr in self.options(h, Side::Right) {
+            right.push(self.sum(x, hr)?);
+        }
+        self.make(left, right)
+    }
+
+    /// `g - h`.
+    ///
+    /// # Errors
+    /// As [`GameTable::sum`].
+    pub fn difference(&mut self, g: GameId, h: GameId) -> Result<GameId, PartizanError> {
+        let minus_h = self.neg(h);
+        self.sum(g, minus_h)
+    }
+
+    /// The left and right stops: where play settles on a number when Left (or Right) moves
+    /// first and both play to the stop.
+    pub fn stops(&mut self, g: GameId) -> (Dyadic, Dyadic) {
+        if let Some(x) = self.as_number(g) {
+            return (x, x);
+        }
+        if let Some(&s) = self.stops.get(&g) {
+            return s;
+        }
+        let node = &self.nodes[g.index()];
+        let (left, right) = (node.left.to_vec(), node.right.to_vec());
+        let left_stop = left.iter().map(|&gl| self.stops(gl).1).max();
+        let right_stop = right.iter().map(|&gr| self.stops(gr).0).min();
+        // A canonical form that is not a number has options on both sides; should one side
+        // be empty, the other stop stands for it.
+        let stops = match (left_stop, right_stop) {
+            (Some(l), Some(r)) => (l, r),
+            (Some(l), None) => (l, l),
+            (None, Some(r)) => (r, r),
+            (None, None) => (Dyadic::ZERO, Dyadic::ZERO),
+        };
+        self.stops.insert(g, stops);
+        stops
+    }
+}
