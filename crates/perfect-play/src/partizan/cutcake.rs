@@ -71,4 +71,12 @@ impl PartizanRules for Cutcake {
             .map(|&p| vec![p])
             .collect()
     }
+
+    /// A piece turned a quarter is worth the negative (the players' cuts swap).
+    fn symmetric(&self, pieces: &Vec<(u32, u32)>) -> (Vec<(u32, u32)>, bool) {
+        match pieces[..] {
+            [(w, h)] if w > h => (vec![(h, w)], true),
+            _ => (pieces.clone(), false),
+        }
+    }
 }

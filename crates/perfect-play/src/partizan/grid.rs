@@ -123,38 +123,44 @@ impl Grid {
         } else {
             &[(-1, 0), (1, 0), (0, -1), (0, 1)]
         };
-        let mut seen = vec![false; self.cells.len()];
+        // Boards hold at most MAX_CELLS cells: the search's marks and stack fit on the stack.
+        let mut seen = [false; MAX_CELLS];
+        let mut stack = [0u16; MAX_CELLS];
+        let mut members = [0u16; MAX_CELLS];
         let mut regions = Vec::new();
         for start in 0..self.cells.len() {
             if seen[start] || !joins(self.cells[start]) {
                 continue;
             }
-            let mut stack = vec![start];
             seen[start] = true;
-            let mut members = Vec::new();
-            while let Some(at) = stack.pop() {
-                members.push(at);
+            let (mut pending, mut count) = (1, 0);
+            stack[0] = start as u16;
+            let (mut r0, mut r1, mut c0, mut c1) = (usize::MAX, 0, usize::MAX, 0);
+            while pending > 0 {
+                pending -= 1;
+                let at = usize::from(stack[pending]);
+                members[count] = at as u16;
+                count += 1;
                 let (r, c) = (at / self.width, at % self.width);
+                (r0, r1, c0, c1) = (r0.min(r), r1.max(r), c0.min(c), c1.max(c));
                 for &(dr, dc) in steps {
                     if let Some((nr, nc)) = self.step(r, c, dr, dc) {
                         let next = nr * self.width + nc;
                         if !seen[next] && joins(self.cells[next]) {
                             seen[next] = true;
-                            stack.push(next);
+                            stack[pending] = next as u16;
+                            pending += 1;
                         }
                     }
                 }
             }
-            let rows = members.iter().map(|&m| m / self.width);
-            let cols = members.iter().map(|&m| m % self.width);
-            let (r0, r1) = (rows.clone().min().unwrap_or(0), rows.max().unwrap_or(0));
-            let (c0, c1) = (cols.clone().min().unwrap_or(0), cols.max().unwrap_or(0));
             let mut region = Grid {
                 width: c1 - c0 + 1,
                 height: r1 - r0 + 1,
                 cells: vec![blank; (c1 - c0 + 1) * (r1 - r0 + 1)],
             };
-            for &m in &members {
+            for &m in &members[..count] {
+                let m = usize::from(m);
                 region.set(m / self.width - r0, m % self.width - c0, self.cells[m]);
             }
             if matters(&region) {
@@ -163,6 +169,59 @@ impl Grid {
         }
         regions.sort();
         regions
+    }
+}
+
+impl Grid {
+    /// The board seen through one of the square's eight symmetries: `transpose` swaps rows
+    /// and columns first, then the rows and the columns are reversed as asked.
+    #[must_use]
+    pub fn transformed(&self, transpose: bool, flip_rows: bool, flip_columns: bool) -> Grid {
+        let (height, width) = if transpose {
+            (self.width, self.height)
+        } else {
+            (self.height, self.width)
+        };
+        let mut cells = Vec::with_capacity(self.cells.len());
+        for r in 0..height {
+            for c in 0..width {
+                let (r, c) = (
+                    if flip_rows { height - 1 - r } else { r },
+                    if flip_columns { width - 1 - c } else { c },
+                );
+                cells.push(if transpose {
+                    self.at(c, r)
+                } else {
+                    self.at(r, c)
+                });
+            }
+        }
+        Grid {
+            width,
+            height,
+            cells,
+        }
+    }
+
+    /// The least of the board's images under the symmetries allowed (`turns`: the four
+    /// that swap rows and columns too), with whether that image is turned.
+    #[must_use]
+    pub fn least_image(&self, turns: bool) -> (Grid, bool) {
+        let mut best = (self.clone(), false);
+        for transpose in [false, true] {
+            if transpose && !turns {
+                continue;
+            }
+            for flip_rows in [false, true] {
+                for flip_columns in [false, true] {
+                    let image = self.transformed(transpose, flip_rows, flip_columns);
+                    if image < best.0 {
+                        best = (image, transpose);
+                    }
+                }
+            }
+        }
+        best
     }
 }
 

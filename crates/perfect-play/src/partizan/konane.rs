@@ -53,4 +53,9 @@ impl PartizanRules for Konane {
         }
         options
     }
+
+    /// Every symmetry of the square keeps each player's moves (they go every way alike).
+    fn symmetric(&self, grid: &Grid) -> (Grid, bool) {
+        (grid.least_image(true).0, false)
+    }
 }

@@ -4,7 +4,7 @@
 
 use super::PartizanError;
 use super::table::{GameId, GameTable, Side};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::hash::Hash;
 
 /// A short partizan game: positions, and the moves each side has in them.
@@ -21,6 +21,13 @@ pub trait PartizanRules {
     fn components(&self, position: &Self::Position) -> Vec<Self::Position> {
         vec![position.clone()]
     }
+
+    /// One region that stands for all those the game's symmetries make of `region`, and
+    /// whether its value is the negative of `region`'s (a symmetry that swaps the players,
+    /// as turning a Domineering board a quarter does). The default: `region` itself.
+    fn symmetric(&self, region: &Self::Position) -> (Self::Position, bool) {
+        (region.clone(), false)
+    }
 }
 
 /// Values positions of one game, into a [`GameTable`], remembering every region valued.
@@ -34,7 +41,7 @@ impl<R: PartizanRules> Valuer<R> {
     pub fn new(rules: R) -> Valuer<R> {
         Valuer {
             rules,
-            known: HashMap::new(),
+            known: HashMap::default(),
         }
     }
 
@@ -69,6 +76,16 @@ impl<R: PartizanRules> Valuer<R> {
 
     /// The value of one region, from its options' values.
     fn region(
+        &mut self,
+        games: &mut GameTable,
+        region: R::Position,
+    ) -> Result<GameId, PartizanError> {
+        let (region, negated) = self.rules.symmetric(&region);
+        let v = self.region_as_it_is(games, region)?;
+        Ok(if negated { games.neg(v) } else { v })
+    }
+
+    fn region_as_it_is(
         &mut self,
         games: &mut GameTable,
         region: R::Position,

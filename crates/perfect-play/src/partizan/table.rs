@@ -10,7 +10,7 @@
 
 use super::PartizanError;
 use super::dyadic::Dyadic;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// A canonical form in a [`GameTable`]: equal ids are equal games, and only those.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -129,12 +129,12 @@ impl GameTable {
     pub fn with_limit(limit: usize) -> GameTable {
         let mut table = GameTable {
             nodes: Vec::new(),
-            by_options: HashMap::new(),
-            numbers: HashMap::new(),
-            negatives: HashMap::new(),
-            sums: HashMap::new(),
-            at_most: HashMap::new(),
-            stops: HashMap::new(),
+            by_options: HashMap::default(),
+            numbers: HashMap::default(),
+            negatives: HashMap::default(),
+            sums: HashMap::default(),
+            at_most: HashMap::default(),
+            stops: HashMap::default(),
             limit: limit.max(1),
         };
         table.nodes.push(Node {
@@ -470,6 +470,11 @@ impl GameTable {
             if right > y {
                 return false;
             }
+        }
+        // G <= H only when each stop of G is at most H's.
+        let ((gl, gr), (hl, hr)) = (self.stops(g), self.stops(h));
+        if gl > hl || gr > hr {
+            return false;
         }
         let g_left = self.options(g, Side::Left);
         for gl in g_left {
