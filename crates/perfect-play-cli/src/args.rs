@@ -72,6 +72,9 @@ pub enum Command {
     /// Your own game as a graph file: its positions and moves (JSON, or a `FROM TO` edge
     /// list), solved by the engine, loops and draws included.
     Graph(GraphArgs),
+    /// Partizan values in CGSuite's notation: the canonical form of a value or a sum of
+    /// them, who wins it moving first and second, and its stops.
+    Cgt(CgtArgs),
     /// Print the JSON Schema of a command's --json output (the contract other tools read).
     Schema(SchemaArgs),
     /// Start the web explorer: a page to see every game's values and play the perfect
@@ -252,6 +255,21 @@ pub struct SumArgs {
     /// Misère play: whoever moves last loses (exact search, for small sums).
     #[arg(long)]
     pub misere: bool,
+}
+
+/// Arguments of `perfect-play cgt`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Values are written as CGSuite writes them: numbers 0, 3, -3/2; nimbers *, *3; ups ^,\n^^, v, ^3, ^<2> (up-second); 1^*, 9/4v*; options {1|-1}, {0,*|0}; a longer run of bars\nsplits first ({2|0||0} is {{2|0}|0}); +-1 is {1|-1}; Tiny(2), Miny(2), 2Tiny(2).\nSums and differences: + and -, with parentheses.\n\nExamples:\n  perfect-play cgt \"{1|-1} + ^ + *\"\n  perfect-play cgt \"{2|0||0}\" --to-move right\n  perfect-play cgt \"^ - (^ + *)\" --json"
+)]
+pub struct CgtArgs {
+    /// The value, quoted as one argument (a leading minus sign is the value's).
+    #[arg(value_name = "VALUE", allow_hyphen_values = true)]
+    pub expression: String,
+
+    /// The player to move, for `first_player_wins`.
+    #[arg(long, value_name = "PLAYER", default_value = "left", value_parser = ["left", "right"])]
+    pub to_move: String,
 }
 
 /// Arguments of `perfect-play schema`.

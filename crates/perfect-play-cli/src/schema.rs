@@ -2,7 +2,7 @@
 //! live in `crates/perfect-play-cli/schemas/` and are printed by `perfect-play schema COMMAND`.
 
 /// The commands that have a schema, as `perfect-play schema` accepts them.
-pub const COMMANDS: [&str; 28] = [
+pub const COMMANDS: [&str; 29] = [
     "nim",
     "tic-tac-toe",
     "connect-four",
@@ -31,6 +31,7 @@ pub const COMMANDS: [&str; 28] = [
     "chalkboard-xor",
     "guess-number",
     "cat-and-mouse",
+    "cgt",
 ];
 
 /// Every name `perfect-play schema` accepts: [`COMMANDS`] and each board game's command.
@@ -78,6 +79,7 @@ pub fn schema(command: &str) -> Option<&'static str> {
         "chalkboard-xor" => include_str!("../schemas/chalkboard-xor.schema.json"),
         "guess-number" => include_str!("../schemas/guess-number.schema.json"),
         "cat-and-mouse" => include_str!("../schemas/cat-and-mouse.schema.json"),
+        "cgt" => include_str!("../schemas/cgt.schema.json"),
         // The board games' own commands answer as `query` does.
         game if perfect_play::registry::find(game).is_some_and(|g| g.engine.is_some()) => {
             include_str!("../schemas/query.schema.json")

@@ -76,6 +76,8 @@ fn every_command_validates_against_its_schema() {
         ("nim", &["nim", "100000", "7", "--misere"], None),
         ("nim", &["nim", ""], None),
         ("tic-tac-toe", &["tic-tac-toe"], None),
+        ("cgt", &["cgt", "{1|-1} + ^ + *"], None),
+        ("cgt", &["cgt", "-1/2", "--to-move", "right"], None),
         (
             "graph",
             &["graph", "-", "--all"],

@@ -2,6 +2,7 @@
 
 mod book;
 mod can_i_win;
+mod cgt;
 #[cfg(feature = "mpi")]
 mod cluster;
 mod connect_four;
@@ -122,6 +123,7 @@ pub fn output_of(
             return Ok(None);
         }
         Command::Sum(args) => impartial::sum(args, budget, quiet)?,
+        Command::Cgt(args) => cgt::run(args, budget)?,
         Command::Graph(args) => graph::run(args, budget, quiet, io)?,
         // Interactive and served output have no one JSON document: --json would be ignored.
         Command::Serve(_) if cli.json => {

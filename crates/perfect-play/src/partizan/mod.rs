@@ -25,6 +25,7 @@
 //! ```
 
 pub mod amazons;
+pub mod answer;
 pub mod clobber;
 pub mod cutcake;
 pub mod domineering;

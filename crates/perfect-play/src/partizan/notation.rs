@@ -29,6 +29,10 @@ pub struct NotationError {
 /// for a position this crate can value, and a bound on the parser's nesting.
 pub const MAX_NOTATION_BYTES: usize = 1 << 20;
 
+/// The most ups and the largest nimber written in one term: their canonical forms are built
+/// option by option (a nimber's options are every smaller nimber).
+pub const MAX_MULTIPLE: u64 = 64;
+
 /// Braces and parentheses nested deeper than this are refused (the reader recurses).
 pub const MAX_NESTING: usize = 200;
 
@@ -258,8 +262,8 @@ impl Reader<'_, '_> {
                 .checked_add(sign * count)
                 .ok_or_else(|| self.error("too many ups"))?;
         }
-        if ups.unsigned_abs() > 1 << 16 {
-            return Err(self.error("more than 65536 ups"));
+        if ups.unsigned_abs() > MAX_MULTIPLE {
+            return Err(self.error(format!("more than {MAX_MULTIPLE} ups")));
         }
         if ups != 0 {
             let u = self.games.ups(ups)?;
@@ -270,8 +274,8 @@ impl Reader<'_, '_> {
             let n = self.digits().unwrap_or(1);
             let n = u32::try_from(n)
                 .ok()
-                .filter(|&n| n <= 1 << 16)
-                .ok_or_else(|| self.error("a nimber past *65536"))?;
+                .filter(|&n| u64::from(n) <= MAX_MULTIPLE)
+                .ok_or_else(|| self.error(format!("a nimber past *{MAX_MULTIPLE}")))?;
             let star = self.games.nimber(n)?;
             total = self.games.sum(total, star)?;
         }
@@ -348,7 +352,10 @@ impl Reader<'_, '_> {
         if splits.len() > 1 {
             return Err(NotationError {
                 at: self.at + splits[1].0 + 1,
-                why: format!("two runs of {longest} bars at one level: which splits first?"),
+                why: format!(
+                    "two separators of {} at one level: which splits first? (a longer run of bars splits first)",
+                    "|".repeat(longest)
+                ),
             }
             .into());
         }
@@ -491,12 +498,26 @@ pub fn number_up_star(games: &mut GameTable, g: GameId) -> Option<NumberUpStar> 
             nimber: 0,
         });
     }
+    if let Some(nimber) = games.as_nimber(g) {
+        return Some(NumberUpStar {
+            number: Dyadic::ZERO,
+            ups: 0,
+            nimber,
+        });
+    }
     let (left, right) = games.stops(g);
     if left != right {
         return None;
     }
     let x = games.number(left.negative()).ok()?;
     let rest = games.sum(g, x).ok()?;
+    if let Some(nimber) = games.as_nimber(rest) {
+        return Some(NumberUpStar {
+            number: left,
+            ups: 0,
+            nimber,
+        });
+    }
     let birthday = games.birthday(rest);
     if birthday > UP_STAR_BIRTHDAY {
         return None;

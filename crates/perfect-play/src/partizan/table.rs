@@ -89,6 +89,8 @@ struct Node {
     left: Box<[GameId]>,
     right: Box<[GameId]>,
     number: Option<Dyadic>,
+    /// `Some(n)` for the nimber `*n` (n >= 1; 0 is a number).
+    nimber: Option<u32>,
     birthday: u64,
 }
 
@@ -141,6 +143,7 @@ impl GameTable {
             left: Box::new([]),
             right: Box::new([]),
             number: Some(Dyadic::ZERO),
+            nimber: None,
             birthday: 0,
         });
         table.numbers.insert(Dyadic::ZERO, GameId::ZERO);
@@ -193,6 +196,7 @@ impl GameTable {
             left: Box::new([]),
             right: Box::new([]),
             number: Some(x),
+            nimber: None,
             birthday: x.birthday(),
         });
         self.numbers.insert(x, id);
@@ -213,11 +217,24 @@ impl GameTable {
     /// # Errors
     /// A full table.
     pub fn nimber(&mut self, n: u32) -> Result<GameId, PartizanError> {
+        // `{*0..*(k-1) | *0..*(k-1)}` is canonical as it stands (nimbers are pairwise
+        // confused, and none reverses): entered directly, not simplified option by option.
         let mut below = Vec::new();
         let mut id = GameId::ZERO;
         for _ in 0..n {
             below.push(id);
-            id = self.make(below.clone(), below.clone())?;
+            if self.nodes.len() >= self.limit {
+                let key = (
+                    below.clone().into_boxed_slice(),
+                    below.clone().into_boxed_slice(),
+                );
+                id = *self
+                    .by_options
+                    .get(&key)
+                    .ok_or(PartizanError::TooManyGames { limit: self.limit })?;
+                continue;
+            }
+            id = self.enter_canonical(below.clone(), below.clone());
         }
         Ok(id)
     }
@@ -241,6 +258,31 @@ impl GameTable {
     #[must_use]
     pub fn as_number(&self, g: GameId) -> Option<Dyadic> {
         self.nodes[g.index()].number
+    }
+
+    /// `n` when the game is the nimber `*n` (0 for the game 0).
+    #[must_use]
+    pub fn as_nimber(&self, g: GameId) -> Option<u32> {
+        if g == GameId::ZERO {
+            return Some(0);
+        }
+        self.nodes[g.index()].nimber
+    }
+
+    /// Whether sorted options `left | right` are `*0..*(n-1)` on both sides: then `*n`.
+    fn nimber_of(&self, left: &[GameId], right: &[GameId]) -> Option<u32> {
+        if left != right || left.is_empty() {
+            return None;
+        }
+        let mut seen: Vec<u32> = left
+            .iter()
+            .map(|&o| self.as_nimber(o))
+            .collect::<Option<_>>()?;
+        seen.sort_unstable();
+        seen.iter()
+            .enumerate()
+            .all(|(i, &n)| n as usize == i)
+            .then_some(seen.len() as u32)
     }
 
     /// The day the game is born: 0 for 0, else one more than its options' latest.
@@ -308,10 +350,12 @@ impl GameTable {
             .map(|&o| self.birthday(o))
             .max()
             .unwrap_or(0);
+        let nimber = self.nimber_of(&key.0, &key.1);
         let id = self.push(Node {
             left: key.0.clone(),
             right: key.1.clone(),
             number: None,
+            nimber,
             birthday,
         })?;
         self.by_options.insert(key, id);
@@ -556,10 +600,12 @@ impl GameTable {
             .max()
             .unwrap_or(0);
         let id = GameId(self.nodes.len() as u32);
+        let nimber = self.nimber_of(&key.0, &key.1);
         self.nodes.push(Node {
             left: key.0.clone(),
             right: key.1.clone(),
             number: None,
+            nimber,
             birthday,
         });
         self.by_options.insert(key, id);

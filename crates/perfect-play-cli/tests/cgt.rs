@@ -1,0 +1,40 @@
+//! `cgt`: partizan values in CGSuite's notation, end to end.
+
+mod common;
+
+use common::{assert_bad_input, json, run};
+
+#[test]
+fn a_sum_is_valued_and_explained() {
+    let v = json(&["cgt", "{1|-1} + ^ + *"]);
+    assert_eq!(v["value"], "{1^*|-1^*}");
+    assert_eq!(v["outcome_class"], "N");
+    assert_eq!(v["first_player_wins"], true);
+    assert_eq!(
+        (v["left_stop"].as_str(), v["right_stop"].as_str()),
+        (Some("1"), Some("-1"))
+    );
+    // Domineering's 2 x 2 board and its negative cancel.
+    let zero = json(&["cgt", "{1|-1} - +-1"]);
+    assert_eq!(zero["value"], "0");
+    assert_eq!(zero["outcome_class"], "P");
+    let right = json(&["cgt", "{2|0||0}", "--to-move", "right"]);
+    assert_eq!(right["value"], "Miny(2)");
+    assert_eq!(right["to_move"], "right");
+    assert_eq!(right["first_player_wins"], true);
+    let text = String::from_utf8(run(&["cgt", "-1/2"]).stdout).unwrap();
+    assert!(
+        text.contains("Right wins moving first or second: the value -1/2 is negative."),
+        "{text}"
+    );
+}
+
+#[test]
+fn bad_values_are_refused_in_one_line() {
+    assert!(assert_bad_input(&["cgt", "{1|2|3}"]).contains("which splits first"));
+    assert!(assert_bad_input(&["cgt", "1/3"]).contains("not a power of two"));
+    assert!(assert_bad_input(&["cgt", "{"]).contains("never closed"));
+    assert!(assert_bad_input(&["--memory-limit", "1K", "cgt", "*30"]).contains("--memory-limit"));
+    let long = "x".repeat(100_000);
+    assert!(assert_bad_input(&["cgt", &long]).len() < 300);
+}
