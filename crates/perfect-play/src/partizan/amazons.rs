@@ -5,7 +5,7 @@
 
 use super::PartizanError;
 use super::clobber::stones;
-use super::grid::Grid;
+use super::grid::{AROUND, Grid};
 use super::rules::PartizanRules;
 use super::table::Side;
 
@@ -21,21 +21,10 @@ pub fn parse(text: &str) -> Result<Grid, PartizanError> {
     Grid::parse(text, "xo#.", "Amazons")
 }
 
-const QUEEN: [(isize, isize); 8] = [
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-    (0, -1),
-    (0, 1),
-    (1, -1),
-    (1, 0),
-    (1, 1),
-];
-
 /// The empty cells a queen at (`r`, `c`) reaches.
 fn reach(grid: &Grid, r: usize, c: usize) -> Vec<(usize, usize)> {
     let mut cells = Vec::new();
-    for (dr, dc) in QUEEN {
+    for (dr, dc) in AROUND {
         let (mut at_r, mut at_c) = (r, c);
         while let Some((nr, nc)) = grid.step(at_r, at_c, dr, dc) {
             if grid.at(nr, nc) != b'.' {

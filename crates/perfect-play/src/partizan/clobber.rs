@@ -3,7 +3,7 @@
 //! Right's, `.` empty).
 
 use super::PartizanError;
-use super::grid::Grid;
+use super::grid::{BESIDE, Grid};
 use super::rules::PartizanRules;
 use super::table::Side;
 
@@ -38,7 +38,7 @@ impl PartizanRules for Clobber {
                 if grid.at(r, c) != mine {
                     continue;
                 }
-                for (dr, dc) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
+                for (dr, dc) in BESIDE {
                     if let Some((r2, c2)) = grid.step(r, c, dr, dc)
                         && grid.at(r2, c2) == theirs
                     {

@@ -19,6 +19,21 @@ pub struct Grid {
     pub cells: Vec<u8>,
 }
 
+/// The eight steps to the cells around one (a king's, and the directions of a queen's lines).
+pub const AROUND: [(isize, isize); 8] = [
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+    (0, -1),
+    (0, 1),
+    (1, -1),
+    (1, 0),
+    (1, 1),
+];
+
+/// The four steps to the cells side by side with one.
+pub const BESIDE: [(isize, isize); 4] = [(-1, 0), (1, 0), (0, -1), (0, 1)];
+
 impl Grid {
     /// Read `text` (rows joined by `|`), each cell one of `alphabet`.
     ///
@@ -109,20 +124,7 @@ impl Grid {
         blank: u8,
         corners: bool,
     ) -> Vec<Grid> {
-        let steps: &[(isize, isize)] = if corners {
-            &[
-                (-1, -1),
-                (-1, 0),
-                (-1, 1),
-                (0, -1),
-                (0, 1),
-                (1, -1),
-                (1, 0),
-                (1, 1),
-            ]
-        } else {
-            &[(-1, 0), (1, 0), (0, -1), (0, 1)]
-        };
+        let steps: &[(isize, isize)] = if corners { &AROUND } else { &BESIDE };
         // Boards hold at most MAX_CELLS cells: the search's marks and stack fit on the stack.
         let mut seen = [false; MAX_CELLS];
         let mut stack = [0u16; MAX_CELLS];

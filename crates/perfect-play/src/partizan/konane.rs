@@ -4,7 +4,7 @@
 
 use super::PartizanError;
 use super::clobber::stones;
-use super::grid::Grid;
+use super::grid::{BESIDE, Grid};
 use super::rules::PartizanRules;
 use super::table::Side;
 
@@ -31,7 +31,7 @@ impl PartizanRules for Konane {
                 if grid.at(r, c) != mine {
                     continue;
                 }
-                for (dr, dc) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
+                for (dr, dc) in BESIDE {
                     // Each landing cell of a run of jumps is a move of its own.
                     let mut next = grid.clone();
                     let (mut at_r, mut at_c) = (r, c);

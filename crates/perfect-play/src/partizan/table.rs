@@ -100,6 +100,13 @@ pub const BYTES_PER_GAME: u64 = 160;
 /// Left's and Right's options of a form that is not a number, sorted: its key.
 type OptionsKey = (Box<[GameId]>, Box<[GameId]>);
 
+/// The key of a form: its options sorted.
+fn options_key(mut left: Vec<GameId>, mut right: Vec<GameId>) -> OptionsKey {
+    left.sort_unstable();
+    right.sort_unstable();
+    (left.into_boxed_slice(), right.into_boxed_slice())
+}
+
 /// Every canonical form met so far, and the results of operations on them.
 pub struct GameTable {
     nodes: Vec<Node>,
@@ -162,18 +169,6 @@ impl GameTable {
         self.nodes.len() <= 1
     }
 
-    fn push(&mut self, node: Node) -> Result<GameId, PartizanError> {
-        if self.nodes.len() >= self.limit {
-            return Err(PartizanError::TooManyGames { limit: self.limit });
-        }
-        let id = GameId(
-            u32::try_from(self.nodes.len())
-                .map_err(|_| PartizanError::TooManyGames { limit: self.limit })?,
-        );
-        self.nodes.push(node);
-        Ok(id)
-    }
-
     /// The number `x`.
     ///
     /// # Errors
@@ -223,18 +218,7 @@ impl GameTable {
         let mut id = GameId::ZERO;
         for _ in 0..n {
             below.push(id);
-            if self.nodes.len() >= self.limit {
-                let key = (
-                    below.clone().into_boxed_slice(),
-                    below.clone().into_boxed_slice(),
-                );
-                id = *self
-                    .by_options
-                    .get(&key)
-                    .ok_or(PartizanError::TooManyGames { limit: self.limit })?;
-                continue;
-            }
-            id = self.enter_canonical(below.clone(), below.clone());
+            id = self.intern(below.clone(), below.clone())?;
         }
         Ok(id)
     }
@@ -337,29 +321,7 @@ impl GameTable {
         if let Some(x) = self.number_between(&left, &right)? {
             return self.number(x);
         }
-        left.sort_unstable();
-        right.sort_unstable();
-        let key = (left.into_boxed_slice(), right.into_boxed_slice());
-        if let Some(&id) = self.by_options.get(&key) {
-            return Ok(id);
-        }
-        let birthday = 1 + key
-            .0
-            .iter()
-            .chain(key.1.iter())
-            .map(|&o| self.birthday(o))
-            .max()
-            .unwrap_or(0);
-        let nimber = self.nimber_of(&key.0, &key.1);
-        let id = self.push(Node {
-            left: key.0.clone(),
-            right: key.1.clone(),
-            number: None,
-            nimber,
-            birthday,
-        })?;
-        self.by_options.insert(key, id);
-        Ok(id)
+        self.intern(left, right)
     }
 
     /// When every option is a number and Left's are all below Right's, the number the game
@@ -585,13 +547,29 @@ impl GameTable {
 
     /// Enter a form known to be canonical (the negative of one); past the limit, the table
     /// grows anyway by this one entry rather than fail an infallible operation.
-    fn enter_canonical(&mut self, mut left: Vec<GameId>, mut right: Vec<GameId>) -> GameId {
-        left.sort_unstable();
-        right.sort_unstable();
-        let key = (left.into_boxed_slice(), right.into_boxed_slice());
-        if let Some(&id) = self.by_options.get(&key) {
-            return id;
+    fn enter_canonical(&mut self, left: Vec<GameId>, right: Vec<GameId>) -> GameId {
+        let key = options_key(left, right);
+        match self.by_options.get(&key) {
+            Some(&id) => id,
+            None => self.enter(key),
         }
+    }
+
+    /// The id of the canonical form `{left | right}` (not a number): found by its sorted
+    /// options, else entered while the table has room.
+    fn intern(&mut self, left: Vec<GameId>, right: Vec<GameId>) -> Result<GameId, PartizanError> {
+        let key = options_key(left, right);
+        if let Some(&id) = self.by_options.get(&key) {
+            return Ok(id);
+        }
+        if self.nodes.len() >= self.limit {
+            return Err(PartizanError::TooManyGames { limit: self.limit });
+        }
+        Ok(self.enter(key))
+    }
+
+    /// Enter a canonical form not held yet.
+    fn enter(&mut self, key: OptionsKey) -> GameId {
         let birthday = 1 + key
             .0
             .iter()
@@ -599,8 +577,8 @@ impl GameTable {
             .map(|&o| self.birthday(o))
             .max()
             .unwrap_or(0);
-        let id = GameId(self.nodes.len() as u32);
         let nimber = self.nimber_of(&key.0, &key.1);
+        let id = GameId(self.nodes.len() as u32);
         self.nodes.push(Node {
             left: key.0.clone(),
             right: key.1.clone(),
