@@ -311,9 +311,10 @@ fn bare_command_prints_help_and_hints_are_kept() {
         text.contains("tic-tac-toe") && text.contains("can-i-win"),
         "{text}"
     );
+    // clap names every command close enough (now `cgt` beside `octal`).
     let err = assert_bad_input(&["octl", "0.77"]);
     assert!(
-        err.contains("a similar subcommand exists: 'octal'"),
+        err.contains("similar subcommand") && err.contains("'octal'"),
         "{err}"
     );
     let err = assert_bad_input(&["nim", "--misre", "3"]);
