@@ -20,7 +20,10 @@ fn main() {
     let mut games = GameTable::new();
     let mut valuer = Valuer::new(domineering::Domineering);
     let value = valuer
-        .value(&mut games, &domineering::empty(rows, columns))
+        .value(
+            &mut games,
+            &domineering::empty(rows, columns).expect("from 1 to 128 cells"),
+        )
         .expect("within the table");
     let seconds = start.elapsed().as_secs_f64();
     let shown = notation::show(&mut games, value);

@@ -47,6 +47,8 @@ pub fn evaluate(text: &str, to_move: Side, max_forms: usize) -> Result<ValueRepo
 /// The report of `g`.
 pub fn report(games: &mut GameTable, g: GameId, to_move: Side) -> ValueReport {
     let (left_stop, right_stop) = games.stops(g);
+    // Counted before printing, which may enter forms of its own (the parts it tries).
+    let canonical_forms = games.len();
     ValueReport {
         value: notation::show(games, g),
         outcome_class: games.outcome(g),
@@ -55,7 +57,7 @@ pub fn report(games: &mut GameTable, g: GameId, to_move: Side) -> ValueReport {
         right_stop,
         birthday: games.birthday(g),
         is_number: games.as_number(g).is_some(),
-        canonical_forms: games.len(),
+        canonical_forms,
     }
 }
 

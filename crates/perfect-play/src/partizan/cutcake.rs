@@ -13,11 +13,20 @@ pub struct Cutcake;
 /// The largest side valued.
 pub const MAX_SIDE: u32 = 1 << 12;
 
+/// The longest text of pieces read (some hundreds of pieces, far past what can be valued).
+pub const MAX_TEXT_BYTES: usize = 4096;
+
 /// Read pieces `WxH`, joined by `+`.
 ///
 /// # Errors
 /// [`PartizanError::Position`].
 pub fn parse(text: &str) -> Result<Vec<(u32, u32)>, PartizanError> {
+    if text.len() > MAX_TEXT_BYTES {
+        return Err(PartizanError::Position(format!(
+            "Cutcake pieces written in {} bytes: at most {MAX_TEXT_BYTES} are read",
+            text.len()
+        )));
+    }
     let mut pieces = Vec::new();
     for piece in text.split('+') {
         let piece = piece.trim();

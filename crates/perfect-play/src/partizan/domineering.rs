@@ -53,22 +53,28 @@ pub fn parse(text: &str) -> Result<Board, PartizanError> {
     })
 }
 
-/// The empty `rows` x `columns` board (at most [`MAX_CELLS`] cells in all).
+/// The empty `rows` x `columns` board.
 ///
-/// # Panics
-/// Never for boards within [`MAX_CELLS`]; larger ones are cut to it.
-#[must_use]
-pub fn empty(rows: usize, columns: usize) -> Board {
-    let cells = (rows * columns).min(MAX_CELLS);
-    Board {
-        height: rows.min(MAX_CELLS) as u8,
-        width: columns.min(MAX_CELLS) as u8,
+/// # Errors
+/// [`PartizanError::Position`] for no cells or more than [`MAX_CELLS`].
+pub fn empty(rows: usize, columns: usize) -> Result<Board, PartizanError> {
+    let cells = rows
+        .checked_mul(columns)
+        .filter(|&n| n > 0 && n <= MAX_CELLS)
+        .ok_or_else(|| {
+            PartizanError::Position(format!(
+                "an empty Domineering board of {rows} x {columns}: from 1 to {MAX_CELLS} cells are valued"
+            ))
+        })?;
+    Ok(Board {
+        height: rows as u8,
+        width: columns as u8,
         empty: if cells == 128 {
             u128::MAX
         } else {
             (1u128 << cells) - 1
         },
-    }
+    })
 }
 
 impl Board {

@@ -205,20 +205,16 @@ impl Grid {
         }
     }
 
-    /// The least of the board's images under the symmetries allowed (`turns`: the four
-    /// that swap rows and columns too), with whether that image is turned.
+    /// The least of the board's images under the square's eight symmetries.
     #[must_use]
-    pub fn least_image(&self, turns: bool) -> (Grid, bool) {
-        let mut best = (self.clone(), false);
+    pub fn least_image(&self) -> Grid {
+        let mut best = self.clone();
         for transpose in [false, true] {
-            if transpose && !turns {
-                continue;
-            }
             for flip_rows in [false, true] {
                 for flip_columns in [false, true] {
                     let image = self.transformed(transpose, flip_rows, flip_columns);
-                    if image < best.0 {
-                        best = (image, transpose);
+                    if image < best {
+                        best = image;
                     }
                 }
             }

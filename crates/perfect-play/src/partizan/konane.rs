@@ -56,6 +56,6 @@ impl PartizanRules for Konane {
 
     /// Every symmetry of the square keeps each player's moves (they go every way alike).
     fn symmetric(&self, grid: &Grid) -> (Grid, bool) {
-        (grid.least_image(true).0, false)
+        (grid.least_image(), false)
     }
 }
