@@ -26,6 +26,12 @@ impl Dyadic {
         exponent: 0,
     };
 
+    /// Minus one: the temperature thermographs start from.
+    pub const MINUS_ONE: Dyadic = Dyadic {
+        numerator: -1,
+        exponent: 0,
+    };
+
     /// `numerator / 2^exponent`, reduced; `None` past [`MAX_EXPONENT`].
     #[must_use]
     pub fn new(numerator: i64, exponent: u32) -> Option<Dyadic> {
@@ -116,12 +122,28 @@ impl Dyadic {
         Dyadic::from_wide(a + b, e)
     }
 
+    /// The difference `self - other`; `None` when it does not fit.
+    #[must_use]
+    pub fn checked_sub(self, other: Dyadic) -> Option<Dyadic> {
+        self.checked_add(other.negative())
+    }
+
     /// The negative (every number has one: numerators are at most [`MAX_NUMERATOR`]).
     #[must_use]
     pub fn negative(self) -> Dyadic {
         Dyadic {
             numerator: -self.numerator,
             exponent: self.exponent,
+        }
+    }
+
+    /// The magnitude.
+    #[must_use]
+    pub fn abs(self) -> Dyadic {
+        if self.numerator < 0 {
+            self.negative()
+        } else {
+            self
         }
     }
 

@@ -26,7 +26,9 @@
 
 pub mod amazons;
 pub mod answer;
+pub mod atomic;
 pub mod clobber;
+pub mod cooling;
 pub mod cutcake;
 pub mod domineering;
 pub mod dyadic;
@@ -36,14 +38,18 @@ pub mod konane;
 pub mod notation;
 pub mod rules;
 pub mod table;
+pub mod thermograph;
 pub mod toads_and_frogs;
 
+#[cfg(test)]
+mod operation_tests;
 #[cfg(test)]
 mod tests;
 
 pub use dyadic::Dyadic;
 pub use rules::{PartizanRules, Valuer};
 pub use table::{GameId, GameTable, OutcomeClass, Side};
+pub use thermograph::{Piece, Thermograph, Trajectory};
 
 use thiserror::Error;
 
@@ -61,6 +67,9 @@ pub enum PartizanError {
         /// The most forms allowed.
         limit: usize,
     },
+    /// Cooling is defined above -1 only.
+    #[error("a game can be cooled only by a temperature above -1, not by {0}")]
+    CoolingTooCold(Dyadic),
     /// A value written in CGSuite's notation could not be read.
     #[error("{0}")]
     Notation(#[from] notation::NotationError),

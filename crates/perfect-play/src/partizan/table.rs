@@ -10,7 +10,9 @@
 
 use super::PartizanError;
 use super::dyadic::Dyadic;
+use super::thermograph::Thermograph;
 use rustc_hash::FxHashMap as HashMap;
+use std::sync::Arc;
 
 /// A canonical form in a [`GameTable`]: equal ids are equal games, and only those.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -116,8 +118,25 @@ pub struct GameTable {
     sums: HashMap<(GameId, GameId), GameId>,
     at_most: HashMap<(GameId, GameId), bool>,
     stops: HashMap<GameId, (Dyadic, Dyadic)>,
+    /// Results of the operations defined in the sibling modules.
+    pub(super) derived: Derived,
     /// The most entries the table may hold.
     limit: usize,
+}
+
+/// Caches of the operations kept beside the table (thermographs, cooling, heating, reduced
+/// forms, atomic weights), each by ids.
+#[derive(Default)]
+pub(super) struct Derived {
+    pub(super) thermographs: HashMap<GameId, Arc<Thermograph>>,
+    pub(super) cooled: HashMap<(GameId, Dyadic), GameId>,
+    pub(super) heated: HashMap<(GameId, GameId), GameId>,
+    pub(super) star_projections: HashMap<GameId, GameId>,
+    pub(super) naive_atomic_weights: HashMap<GameId, GameId>,
+    pub(super) far_stars: HashMap<GameId, u32>,
+    pub(super) all_small: HashMap<GameId, bool>,
+    pub(super) norton_products: HashMap<(GameId, GameId), GameId>,
+    pub(super) ordinal_sums: HashMap<(GameId, GameId), GameId>,
 }
 
 impl Default for GameTable {
@@ -144,6 +163,7 @@ impl GameTable {
             sums: HashMap::default(),
             at_most: HashMap::default(),
             stops: HashMap::default(),
+            derived: Derived::default(),
             limit: limit.max(1),
         };
         table.nodes.push(Node {

@@ -391,7 +391,7 @@ fn hackenbush_and_cutcake_agree_with_the_textbook() {
 
 /// Games built at random: each a form `{some earlier games | some earlier games}`, made
 /// canonical by the table, from choices that proptest draws (and shrinks).
-fn random_games(games: &mut GameTable, choices: &[(u32, u32)]) -> Vec<GameId> {
+pub(super) fn random_games(games: &mut GameTable, choices: &[(u32, u32)]) -> Vec<GameId> {
     let mut pool = vec![GameId::ZERO];
     for &(left_mask, right_mask) in choices {
         let pick = |mask: u32, pool: &[GameId]| -> Vec<GameId> {
