@@ -1,11 +1,11 @@
 //! Values in CGSuite's notation and partizan positions of every game, from any text: read
 //! without a panic under a small table; a value read prints back to the same game; a
-//! refusal names its place in a line of bounded length.
+//! refusal names its place in a line of bounded length; a value's whole report is made.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use perfect_play::partizan::{
-    GameTable, Valuer, amazons, clobber, cutcake, domineering, hackenbush, konane, notation,
-    toads_and_frogs,
+    GameTable, Side, Valuer, amazons, answer, clobber, cutcake, domineering, hackenbush, konane,
+    notation, toads_and_frogs,
 };
 
 fuzz_target!(|data: &[u8]| {
@@ -21,6 +21,9 @@ fuzz_target!(|data: &[u8]| {
                 if let Ok(again) = notation::parse(&mut games, &shown) {
                     assert_eq!(again, g, "{text:?} printed {shown}");
                 }
+                // Every operation the report makes (thermograph, reduced form, incentives,
+                // atomic weight) answers or refuses, within the small table.
+                let _ = answer::report(&mut games, g, Side::Left);
             }
             Err(e) => assert!(e.to_string().len() <= 1024, "{e}"),
         },

@@ -260,7 +260,7 @@ pub struct SumArgs {
 /// Arguments of `perfect-play cgt`.
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Values are written as CGSuite writes them: numbers 0, 3, -3/2; nimbers *, *3; ups ^,\n^^, v, ^3, ^<2> (up-second); 1^*, 9/4v*; options {1|-1}, {0,*|0}; a longer run of bars\nsplits first ({2|0||0} is {{2|0}|0}); +-1 is {1|-1}; Tiny(2), Miny(2), 2Tiny(2).\nSums and differences: + and -, with parentheses.\n\nExamples:\n  perfect-play cgt \"{1|-1} + ^ + *\"\n  perfect-play cgt \"{2|0||0}\" --to-move right\n  perfect-play cgt \"^ - (^ + *)\" --json"
+    after_help = "Values are written as CGSuite writes them: numbers 0, 3, -3/2; nimbers *, *3; ups ^,\n^^, v, ^3, ^<2> (up-second); 1^*, 9/4v*; options {1|-1}, {0,*|0}; a longer run of bars\nsplits first ({2|0||0} is {{2|0}|0}); +-1 is {1|-1}; Tiny(2), Miny(2), 2Tiny(2).\nSums and differences: + and -, with parentheses.\n\nEvery answer gives the canonical form, who wins, the stops, temperature, mean and\nthermograph, the reduced canonical form, the options and incentives, and the atomic weight\nof an atomic (infinitesimal) value.\n\nExamples:\n  perfect-play cgt \"{1|-1} + ^ + *\"\n  perfect-play cgt \"{2|0||0}\" --to-move right\n  perfect-play cgt \"^ - (^ + *)\" --json\n  perfect-play cgt \"{3|{2|1}}\" --cool 1/2\n  perfect-play cgt \"^\" --compare \"*\""
 )]
 pub struct CgtArgs {
     /// The value, quoted as one argument (a leading minus sign is the value's).
@@ -270,6 +270,23 @@ pub struct CgtArgs {
     /// The player to move, for `first_player_wins`.
     #[arg(long, value_name = "PLAYER", default_value = "left", value_parser = ["left", "right"])]
     pub to_move: String,
+
+    /// Report the value cooled by T (a number above -1): every move taxed by T.
+    #[arg(
+        long,
+        value_name = "T",
+        allow_hyphen_values = true,
+        conflicts_with = "heat"
+    )]
+    pub cool: Option<String>,
+
+    /// Report the value heated by T (any value): every move not to a number earns T.
+    #[arg(long, value_name = "T", allow_hyphen_values = true)]
+    pub heat: Option<String>,
+
+    /// Compare the value with another: <, =, > or <> (confused, incomparable).
+    #[arg(long, value_name = "VALUE", allow_hyphen_values = true)]
+    pub compare: Option<String>,
 }
 
 /// Arguments of `perfect-play schema`.

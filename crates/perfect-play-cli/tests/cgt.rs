@@ -38,3 +38,37 @@ fn bad_values_are_refused_in_one_line() {
     let long = "x".repeat(100_000);
     assert!(assert_bad_input(&["cgt", &long]).len() < 300);
 }
+
+#[test]
+fn temperature_thermograph_and_the_operations_are_told() {
+    // Winning Ways' {3||2|1}: temperature 3/4, mean 9/4.
+    let v = json(&["cgt", "{3|{2|1}}"]);
+    assert_eq!(v["temperature"], "3/4");
+    assert_eq!(v["mean"], "9/4");
+    assert_eq!(v["thermograph"]["left_wall"][0]["value"], "4");
+    assert_eq!(v["left_options"][0], "3");
+    assert_eq!(v["atomic_weight"], serde_json::Value::Null);
+    let up = json(&["cgt", "^", "--compare", "*"]);
+    assert_eq!(up["atomic_weight"], "1");
+    assert_eq!(up["comparison"]["relation"], "<>");
+    assert_eq!(up["left_incentives"][0], "v");
+    let cooled = json(&["cgt", "{1|-1}", "--cool", "1"]);
+    assert_eq!(cooled["value"], "*");
+    assert_eq!(cooled["operation"]["of"], "+-1");
+    let heated = json(&["cgt", "*", "--heat", "1"]);
+    assert_eq!(heated["value"], "+-1");
+    assert_eq!(
+        json(&["cgt", "1/2", "--compare", "{0|1}"])["comparison"]["relation"],
+        "="
+    );
+    let text = String::from_utf8(run(&["cgt", "{3||2*|1*}"]).stdout).unwrap();
+    assert!(text.contains("Temperature 3/4, mean 9/4."), "{text}");
+    assert!(text.contains("Reduced canonical form {3||2|1}."), "{text}");
+}
+
+#[test]
+fn operations_out_of_their_domain_are_refused() {
+    assert!(assert_bad_input(&["cgt", "^", "--cool", "*"]).contains("not a number"));
+    assert!(assert_bad_input(&["cgt", "^", "--cool", "-1"]).contains("above -1"));
+    assert!(assert_bad_input(&["cgt", "^", "--compare", "{"]).contains("never closed"));
+}

@@ -79,6 +79,12 @@ fn every_command_validates_against_its_schema() {
         ("cgt", &["cgt", "{1|-1} + ^ + *"], None),
         ("cgt", &["cgt", "-1/2", "--to-move", "right"], None),
         (
+            "cgt",
+            &["cgt", "{3|{2|1}}", "--cool", "1/2", "--compare", "2"],
+            None,
+        ),
+        ("cgt", &["cgt", "^", "--heat", "1"], None),
+        (
             "graph",
             &["graph", "-", "--all"],
             Some("A B\nB A\nA C\nC =tie\nB D\n"),

@@ -67,6 +67,9 @@ pub enum PartizanError {
         /// The most forms allowed.
         limit: usize,
     },
+    /// An operation that needs a number was given another value.
+    #[error("{0} is not a number: cooling is by a number (a temperature)")]
+    NotANumber(String),
     /// Cooling is defined above -1 only.
     #[error("a game can be cooled only by a temperature above -1, not by {0}")]
     CoolingTooCold(Dyadic),
