@@ -2,7 +2,7 @@
 //! live in `crates/perfect-play-cli/schemas/` and are printed by `perfect-play schema COMMAND`.
 
 /// The commands that have a schema, as `perfect-play schema` accepts them.
-pub const COMMANDS: [&str; 29] = [
+pub const COMMANDS: [&str; 36] = [
     "nim",
     "tic-tac-toe",
     "connect-four",
@@ -32,6 +32,13 @@ pub const COMMANDS: [&str; 29] = [
     "guess-number",
     "cat-and-mouse",
     "cgt",
+    "domineering",
+    "clobber",
+    "konane",
+    "amazons",
+    "toads-and-frogs",
+    "hackenbush",
+    "cutcake",
 ];
 
 /// Every name `perfect-play schema` accepts: [`COMMANDS`] and each board game's command.
@@ -80,6 +87,13 @@ pub fn schema(command: &str) -> Option<&'static str> {
         "guess-number" => include_str!("../schemas/guess-number.schema.json"),
         "cat-and-mouse" => include_str!("../schemas/cat-and-mouse.schema.json"),
         "cgt" => include_str!("../schemas/cgt.schema.json"),
+        "domineering" => include_str!("../schemas/domineering.schema.json"),
+        "clobber" => include_str!("../schemas/clobber.schema.json"),
+        "konane" => include_str!("../schemas/konane.schema.json"),
+        "amazons" => include_str!("../schemas/amazons.schema.json"),
+        "toads-and-frogs" => include_str!("../schemas/toads-and-frogs.schema.json"),
+        "hackenbush" => include_str!("../schemas/hackenbush.schema.json"),
+        "cutcake" => include_str!("../schemas/cutcake.schema.json"),
         // The board games' own commands answer as `query` does.
         game if perfect_play::registry::find(game).is_some_and(|g| g.engine.is_some()) => {
             include_str!("../schemas/query.schema.json")

@@ -85,6 +85,22 @@ fn every_command_validates_against_its_schema() {
         ),
         ("cgt", &["cgt", "^", "--heat", "1"], None),
         (
+            "domineering",
+            &["domineering", "..|..", "--to-move", "right"],
+            None,
+        ),
+        ("domineering", &["domineering", "...|...|..#"], None),
+        ("clobber", &["clobber", "xox|ox."], None),
+        ("konane", &["konane", "xo.ox.|.x.o.."], None),
+        ("amazons", &["amazons", "x...|o..."], None),
+        ("toads-and-frogs", &["toads-and-frogs", "tft.tff"], None),
+        ("hackenbush", &["hackenbush", "lrr,rl,e"], None),
+        (
+            "cutcake",
+            &["cutcake", "4x3+1x1", "--to-move", "right"],
+            None,
+        ),
+        (
             "graph",
             &["graph", "-", "--all"],
             Some("A B\nB A\nA C\nC =tie\nB D\n"),

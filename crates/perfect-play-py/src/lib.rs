@@ -251,6 +251,48 @@ fn bug() -> PyErr {
     PyRuntimeError::new_err("perfect-play failed inside (a bug: please report the call)")
 }
 
+/// A partizan value in CGSuite's notation: what `perfect-play cgt VALUE --json` prints (the
+/// canonical form, who wins, stops, temperature, mean, thermograph, reduced form, options,
+/// incentives, atomic weight), cooled, heated or compared when asked.
+#[pyfunction]
+#[pyo3(signature = (value, to_move = "left", cool = None, heat = None, compare = None, memory_limit = None))]
+fn cgt(
+    py: Python<'_>,
+    value: &str,
+    to_move: &str,
+    cool: Option<&str>,
+    heat: Option<&str>,
+    compare: Option<&str>,
+    memory_limit: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    use perfect_play::partizan::{Side as Player, answer};
+    let player = match to_move {
+        "left" => Player::Left,
+        "right" => Player::Right,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "to_move={}: use left or right",
+                perfect_play::parse::shorten(other)
+            )));
+        }
+    };
+    if cool.is_some() && heat.is_some() {
+        return Err(PyValueError::new_err("give cool or heat, not both"));
+    }
+    let memory = given_memory_limit(memory_limit)?.unwrap_or(1 << 30);
+    let request = answer::Request {
+        cool,
+        heat,
+        compare,
+    };
+    let report = py
+        .detach(|| answer::evaluate_request(value, player, answer::forms_within(memory), request))
+        .map_err(|e| query_error(QueryError::from(e)))?;
+    Ok(pythonize::pythonize(py, &report.to_json())
+        .map_err(|e| PyRuntimeError::new_err(format!("perfect-play's answer as a dict: {e}")))?
+        .unbind())
+}
+
 /// The names of the registry's games.
 #[pyfunction]
 fn games() -> Vec<&'static str> {
@@ -1068,6 +1110,7 @@ fn values_bytes(py: Python<'_>, game: &str, upto: u64) -> PyResult<Vec<u8>> {
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(query, m)?)?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
+    m.add_function(wrap_pyfunction!(cgt, m)?)?;
     m.add_function(wrap_pyfunction!(_quick_first_probe, m)?)?;
     m.add_function(wrap_pyfunction!(solve_game, m)?)?;
     m.add_function(wrap_pyfunction!(solve_graph, m)?)?;

@@ -220,3 +220,26 @@ def test_the_puzzles_refuse_bad_input_and_sizes_with_the_command_lines_message()
         perfect_play.query("flip-game", "+x+")
     with pytest.raises(perfect_play.OverBudget, match="over the limit"):
         perfect_play.query("stone-game-2", " ".join(["5"] * 60000))
+
+
+def test_cgt_values_and_partizan_games():
+    import perfect_play as pp
+    v = pp.cgt("{1|-1} + ^ + *")
+    assert v["value"] == "{1^*|-1^*}"
+    assert v["outcome_class"] == "N"
+    hot = pp.cgt("{3|{2|1}}")
+    assert (hot["temperature"], hot["mean"]) == ("3/4", "9/4")
+    assert pp.cgt("{1|-1}", cool=1)["value"] == "*"
+    assert pp.cgt("^", compare="*")["comparison"]["relation"] == "<>"
+    assert pp.cgt("^")["atomic_weight"] == "1"
+    with pytest.raises(ValueError):
+        pp.cgt("{1|2|3}")
+    with pytest.raises(ValueError):
+        pp.cgt("^", to_move="up")
+    a = pp.query("domineering", "..|..", to_move="right")
+    assert a["value"] == "+-1" and a["player"] == "right" and a["first_player_wins"]
+    assert a["moves"][0]["to_move"] == "left"
+    assert pp.query("toads-and-frogs", "tft.tff")["value"] == "^"
+    for game in ["domineering", "clobber", "konane", "amazons", "toads-and-frogs",
+                 "hackenbush", "cutcake"]:
+        assert game in pp.games()

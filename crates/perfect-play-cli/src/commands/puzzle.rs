@@ -67,7 +67,22 @@ fn text_of(command: &PuzzleCommand, answer: &Answer) -> String {
         ));
     } else {
         let remoteness = answer.remoteness;
-        let animal = answer.details.get("animal_to_move").and_then(Value::as_str);
+        // Who is to move, where the game names the players (the cat or the mouse; Left or
+        // Right in a partizan game).
+        let player = answer
+            .details
+            .get("player")
+            .and_then(Value::as_str)
+            .map(|p| match p {
+                "left" => "Left",
+                "right" => "Right",
+                other => other,
+            });
+        let animal = answer
+            .details
+            .get("animal_to_move")
+            .and_then(Value::as_str)
+            .or(player);
         text.push_str(&result_sentence(
             answer.to_move,
             animal,

@@ -35,6 +35,7 @@ __all__ = [
     "nim",
     "open_db",
     "query",
+    "cgt",
     "solve",
     "solve_game",
     "solve_graph",
@@ -89,6 +90,23 @@ def query(game: str, position: Union[str, Sequence[Any], None] = None, *,
 def games() -> list:
     """The names of every game ``query`` answers."""
     return list(_native.games())
+
+
+def cgt(value: str, *, to_move: str = "left", cool: Union[str, int, None] = None,
+        heat: Union[str, int, None] = None, compare: Optional[str] = None,
+        memory_limit: MemoryLimit = None) -> dict:
+    """A partizan value in CGSuite's notation, as ``perfect-play cgt VALUE --json`` tells it.
+
+    ``cgt("{1|-1} + ^ + *")`` gives the canonical form, the outcome class and whether the
+    player ``to_move`` (``"left"`` or ``"right"``) wins moving first, the stops, temperature,
+    mean and thermograph, the reduced canonical form, options, incentives and the atomic
+    weight; ``cool="1/2"`` or ``heat=1`` report the value cooled or heated, ``compare="*"``
+    adds how it compares (``<``, ``=``, ``>`` or ``<>``). Bad input raises ``ValueError``.
+    A position of a partizan game: ``query("domineering", "..|..", to_move="right")``.
+    """
+    as_text = lambda v: None if v is None else str(v)
+    return _native.cgt(value, to_move, as_text(cool), as_text(heat), as_text(compare),
+                       memory_limit)
 
 
 def nim(heaps: Sequence[int], *, misere: bool = False) -> dict:

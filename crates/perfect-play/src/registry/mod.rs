@@ -494,6 +494,18 @@ const LINE: Param = Param {
     help: "also give the whole best line, however long (else only lines of at most 1,000 moves)",
 };
 
+/// The player to move in a partizan game.
+const TO_MOVE: Param = Param {
+    name: "to_move",
+    kind: ParamKind::Text,
+    required: false,
+    default: "left",
+    help: "the player to move: left or right (the answer's first_player_wins and moves are theirs; the value is the same)",
+};
+
+/// How the partizan games are valued, for their commands' long help.
+const PARTIZAN_SOLVED_BY: &str = "The canonical form in Conway's sense (Winning Ways; Siegel, Combinatorial Game Theory): the position split into its independent regions, each region's value built from its options' values with dominated options removed and reversible ones bypassed, every value kept once in a table and cached across regions and positions; symmetric regions looked up once. From the value: who wins with either player to move, the stops, temperature, mean and thermograph, the reduced canonical form and the atomic weight; every move of each side with the value it leads to. Empty Domineering 5 x 6 takes about 9 s here; a time budget refuses a position estimated past it.";
+
 const PATTERN: Param = Param {
     name: "pattern",
     kind: ParamKind::Boolean,
@@ -1305,6 +1317,167 @@ pub const GAMES: &[GameInfo] = &[
         engine: None,
         answer: Some(answers::puzzles::cat_and_mouse),
         solved_by: "Every (mouse, cat, side) position, 2n² of them, goes to the engine as a graph and is solved by retrograde analysis on every core: wins and losses at their exact remoteness, endless play a draw. About 19 bytes a position and 8 a move: 1,000 nodes of degree 3 take about 150 MB; 10,000 nodes about 16 GB (refused under the default limit with the figure).",
+    },
+    GameInfo {
+        name: "domineering",
+        aliases: &[],
+        title: "Domineering",
+        description: "partizan: Left places vertical dominoes, Right horizontal ones; who cannot place one loses (the canonical form, temperature and every move)",
+        view: View::Plain,
+        notation: "rows joined by | as CGSuite writes them: . empty, # covered (..|.. is the 2 x 2 board)",
+        move_notation: "the domino's two cells, column letter and row number from a1 at the top left (a1-a2)",
+        params: &[TO_MOVE],
+        examples: &[
+            Example {
+                position: "...|...|...",
+                params: &[],
+            },
+            Example {
+                position: "..|..",
+                params: &[("to_move", "right")],
+            },
+        ],
+        engine: None,
+        answer: Some(answers::partizan::domineering),
+        solved_by: PARTIZAN_SOLVED_BY,
+    },
+    GameInfo {
+        name: "clobber",
+        aliases: &[],
+        title: "Clobber",
+        description: "partizan: a stone moves onto an adjacent enemy stone, which leaves the board; who cannot move loses",
+        view: View::Plain,
+        notation: "rows joined by |: x Left's stones, o Right's, . empty (xox|ox.)",
+        move_notation: "from-to, column letter and row number from a1 at the top left (b1-a1)",
+        params: &[TO_MOVE],
+        examples: &[
+            Example {
+                position: "xox|ox.",
+                params: &[],
+            },
+            Example {
+                position: "xoxo",
+                params: &[("to_move", "right")],
+            },
+        ],
+        engine: None,
+        answer: Some(answers::partizan::clobber),
+        solved_by: PARTIZAN_SOLVED_BY,
+    },
+    GameInfo {
+        name: "konane",
+        aliases: &[],
+        title: "Konane",
+        description: "partizan: a stone jumps an adjacent enemy stone into an empty cell, and may go on jumping the same way; who cannot move loses",
+        view: View::Plain,
+        notation: "rows joined by |: x Left's stones, o Right's, . empty (xo.|.ox)",
+        move_notation: "from-to, column letter and row number from a1 at the top left (a1-c1)",
+        params: &[TO_MOVE],
+        examples: &[
+            Example {
+                position: "xo.ox.|.x.o..",
+                params: &[],
+            },
+            Example {
+                position: "xo.",
+                params: &[],
+            },
+        ],
+        engine: None,
+        answer: Some(answers::partizan::konane),
+        solved_by: PARTIZAN_SOLVED_BY,
+    },
+    GameInfo {
+        name: "amazons",
+        aliases: &[],
+        title: "Amazons",
+        description: "partizan: an amazon moves like a queen, then shoots an arrow like one, burning the cell it lands on; who cannot move loses",
+        view: View::Plain,
+        notation: "rows joined by |: x Left's amazons, o Right's, # burnt, . empty (x...|o...)",
+        move_notation: "from-to-arrow, column letter and row number from a1 at the top left (a1-c1-d2)",
+        params: &[TO_MOVE],
+        examples: &[
+            Example {
+                position: "x...|o...",
+                params: &[],
+            },
+            Example {
+                position: "x.#|..o",
+                params: &[],
+            },
+        ],
+        engine: None,
+        answer: Some(answers::partizan::amazons),
+        solved_by: PARTIZAN_SOLVED_BY,
+    },
+    GameInfo {
+        name: "toads-and-frogs",
+        aliases: &[],
+        title: "Toads and Frogs",
+        description: "partizan: toads (Left) step or jump a frog rightwards, frogs (Right) leftwards, into an empty cell; who cannot move loses",
+        view: View::Plain,
+        notation: "one row: t toads, f frogs, . empty (ttt..fff)",
+        move_notation: "from-to, cells counted from 1 at the left (3-4)",
+        params: &[TO_MOVE],
+        examples: &[
+            Example {
+                position: "ttt..fff",
+                params: &[],
+            },
+            Example {
+                position: "tft.tff",
+                params: &[],
+            },
+        ],
+        engine: None,
+        answer: Some(answers::partizan::toads_and_frogs),
+        solved_by: PARTIZAN_SOLVED_BY,
+    },
+    GameInfo {
+        name: "hackenbush",
+        aliases: &[],
+        title: "Hackenbush stalks",
+        description: "partizan: cut one of your edges (blue for Left, red for Right, green for either); every edge above falls; who cannot cut loses",
+        view: View::Plain,
+        notation: "stalks from the ground up, joined by ,: l Left's (blue) edges, r Right's (red), e green (lrlrrllr,e)",
+        move_notation: "stalk:edge, both counted from 1, edges from the ground, in the position as the answer writes it back (1:3)",
+        params: &[TO_MOVE],
+        examples: &[
+            Example {
+                position: "lrr,rl",
+                params: &[],
+            },
+            Example {
+                position: "lrlrrllr,e",
+                params: &[],
+            },
+        ],
+        engine: None,
+        answer: Some(answers::partizan::hackenbush),
+        solved_by: PARTIZAN_SOLVED_BY,
+    },
+    GameInfo {
+        name: "cutcake",
+        aliases: &[],
+        title: "Cutcake",
+        description: "partizan: Left cuts a piece of cake along a vertical line, Right along a horizontal one; who cannot cut loses",
+        view: View::Plain,
+        notation: "pieces WxH joined by + (4x3+2x2)",
+        move_notation: "WxH@a: a W x H piece cut after its a-th column (Left) or row (Right)",
+        params: &[TO_MOVE],
+        examples: &[
+            Example {
+                position: "4x3",
+                params: &[],
+            },
+            Example {
+                position: "2x2+3x1",
+                params: &[("to_move", "right")],
+            },
+        ],
+        engine: None,
+        answer: Some(answers::partizan::cutcake),
+        solved_by: PARTIZAN_SOLVED_BY,
     },
 ];
 

@@ -7,6 +7,7 @@ pub mod connect_four;
 pub mod engine;
 pub mod nim;
 pub mod octal;
+pub mod partizan;
 pub mod puzzles;
 pub mod stones;
 pub mod subtraction;
