@@ -52,6 +52,13 @@ EXAMPLES = [
     (("chalkboard-xor", "1 2 3 4"), {}, ["chalkboard-xor", "1", "2", "3", "4"]),
     (("guess-number", "3 40"), {}, ["guess-number", "3", "40"]),
     (("cat-and-mouse", "3 4 cat"), {"graph": "2,5/3/0,4,5/1,4,5/2,3/0,2,3"}, ["cat-and-mouse", "--graph", "2,5/3/0,4,5/1,4,5/2,3/0,2,3", "3", "4", "cat"]),
+    (("domineering", "..|.."), {"to_move": "right"}, ["domineering", "--to-move", "right", "..|.."]),
+    (("clobber", "xox|ox."), {}, ["clobber", "xox|ox."]),
+    (("konane", "xo.ox.|.x.o.."), {}, ["konane", "xo.ox.|.x.o.."]),
+    (("amazons", "x.#|..o"), {}, ["amazons", "x.#|..o"]),
+    (("toads-and-frogs", "tft.tff"), {"to_move": "right"}, ["toads-and-frogs", "--to-move", "right", "tft.tff"]),
+    (("hackenbush", "lrr,rl"), {}, ["hackenbush", "lrr,rl"]),
+    (("cutcake", "4x3+2x2"), {}, ["cutcake", "4x3+2x2"]),
 ]
 
 
