@@ -76,6 +76,9 @@ pub enum PartizanError {
     /// A value written in CGSuite's notation could not be read.
     #[error("{0}")]
     Notation(#[from] notation::NotationError),
+    /// The work was cancelled (Ctrl-C, a client gone).
+    #[error(transparent)]
+    Cancelled(#[from] crate::budget::Cancelled),
     /// A position could not be read.
     #[error("{0}")]
     Position(String),

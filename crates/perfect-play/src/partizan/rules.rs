@@ -4,6 +4,7 @@
 
 use super::PartizanError;
 use super::table::{GameId, GameTable, Side};
+use crate::budget::Cancel;
 use rustc_hash::FxHashMap as HashMap;
 use std::hash::Hash;
 
@@ -34,7 +35,12 @@ pub trait PartizanRules {
 pub struct Valuer<R: PartizanRules> {
     rules: R,
     known: HashMap<R::Position, GameId>,
+    /// Looked at every [`CANCEL_EVERY`] regions valued: Ctrl-C, a client gone, a budget.
+    cancel: Option<Cancel>,
 }
+
+/// Regions valued between two looks at the cancel flag (each takes microseconds).
+pub const CANCEL_EVERY: usize = 1 << 10;
 
 impl<R: PartizanRules> Valuer<R> {
     /// A valuer for `rules`, nothing valued yet.
@@ -42,6 +48,15 @@ impl<R: PartizanRules> Valuer<R> {
         Valuer {
             rules,
             known: HashMap::default(),
+            cancel: None,
+        }
+    }
+
+    /// A valuer that stops with [`PartizanError::Cancelled`] soon after `cancel` is raised.
+    pub fn with_cancel(rules: R, cancel: Cancel) -> Valuer<R> {
+        Valuer {
+            cancel: Some(cancel),
+            ..Valuer::new(rules)
         }
     }
 
@@ -92,6 +107,11 @@ impl<R: PartizanRules> Valuer<R> {
     ) -> Result<GameId, PartizanError> {
         if let Some(&v) = self.known.get(&region) {
             return Ok(v);
+        }
+        if self.known.len() % CANCEL_EVERY == 0
+            && let Some(cancel) = &self.cancel
+        {
+            cancel.check()?;
         }
         let mut sides = [Vec::new(), Vec::new()];
         for (i, side) in [Side::Left, Side::Right].into_iter().enumerate() {

@@ -30,6 +30,7 @@ impl From<PartizanError> for QueryError {
     fn from(e: PartizanError) -> QueryError {
         match e {
             e @ PartizanError::TooManyGames { .. } => QueryError::OverMemory(e.to_string()),
+            PartizanError::Cancelled(c) => QueryError::Cancelled(c),
             e => QueryError::bad(e),
         }
     }
@@ -306,7 +307,7 @@ fn answer_of<R: Played + Copy>(
     budget.admit(estimate)?;
     budget.cancel.check()?;
     let mut games = GameTable::with_limit(report::forms_within(budget.memory(DEFAULT_MEMORY)));
-    let mut valuer = Valuer::new(rules);
+    let mut valuer = Valuer::with_cancel(rules, budget.cancel.clone());
     let g = valuer.value(&mut games, &position)?;
     let told: ValueReport = report::report(&mut games, g, to_move)?;
     let rules = *valuer.rules();
@@ -623,5 +624,18 @@ mod tests {
             .answer(&params, &["....."; 4].join("|"), &tiny)
             .unwrap_err();
         assert!(matches!(e, QueryError::OverMemory(_)), "{e}");
+        // Cancelled while valuing (Ctrl-C, a client gone): stops at the valuer's next look,
+        // with no answer (the 5 x 6 board takes seconds even in a release build).
+        let cancelled = Budget::default();
+        let flag = cancelled.cancel.clone();
+        let raiser = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            flag.cancel();
+        });
+        let e = info
+            .answer(&params, &["......"; 5].join("|"), &cancelled)
+            .unwrap_err();
+        raiser.join().unwrap();
+        assert!(matches!(e, QueryError::Cancelled(_)), "{e}");
     }
 }
