@@ -69,6 +69,16 @@ fuzz_target!(|data: &[u8]| {
             {
                 let _ = Valuer::new(hackenbush::HackenbushStalks).value(&mut games, &stalks);
             }
+            match hackenbush::parse_graph(&text) {
+                // A graph's value is exponential in its edges: a few are valued.
+                Ok(edges) if edges.len() <= 8 => {
+                    let shown = hackenbush::show_graph(&edges);
+                    assert_eq!(hackenbush::parse_graph(&shown).ok(), Some(edges.clone()));
+                    let _ = Valuer::new(hackenbush::HackenbushGraph).value(&mut games, &edges);
+                }
+                Ok(_) => {}
+                Err(e) => assert!(e.to_string().len() <= 1024, "{e}"),
+            }
         }
         _ => {
             if let Ok(pieces) = cutcake::parse(&text)

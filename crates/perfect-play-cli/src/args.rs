@@ -1039,7 +1039,7 @@ fn puzzle_command(info: &'static GameInfo) -> clap::Command {
                 .value_name("POSITION")
                 .num_args(0..)
                 .allow_negative_numbers(true)
-                .help("The position (words joined by spaces; after -- when one starts with a dash other than a negative number)"),
+                .help("The position (words joined by spaces; after -- when one starts with a dash other than a negative number; @PATH reads it from a file)"),
         )
         .arg(
             Arg::new("batch")
@@ -1070,11 +1070,16 @@ fn read_at_file(name: &str, value: String) -> Result<String, clap::Error> {
     let Some(path) = value.strip_prefix('@') else {
         return Ok(value);
     };
-    let flag = name.replace('_', "-");
+    // The position is an argument, the others are flags.
+    let flag = if name == "position" {
+        "POSITION".to_string()
+    } else {
+        format!("--{}", name.replace('_', "-"))
+    };
     let refused = |why: String| {
         clap::Error::raw(
             clap::error::ErrorKind::ValueValidation,
-            format!("--{flag} {}: {why}\n", perfect_play::parse::shorten(&value)),
+            format!("{flag} {}: {why}\n", perfect_play::parse::shorten(&value)),
         )
     };
     let mut file = perfect_play::durable::open_to_read(std::path::Path::new(path))
@@ -1114,10 +1119,17 @@ impl FromArgMatches for PuzzleCommand {
                 params.push((param.name.to_string(), read_at_file(param.name, value)?));
             }
         }
-        let words: Vec<String> = sub
+        let mut words: Vec<String> = sub
             .get_many::<String>("position")
             .map(|w| w.cloned().collect())
             .unwrap_or_default();
+        // A position too long for the command line (a Hackenbush graph) from a file.
+        if let [only] = words.as_slice()
+            && only.starts_with('@')
+        {
+            let text = read_at_file("position", only.clone())?;
+            words = vec![text];
+        }
         Ok(PuzzleCommand {
             info,
             params,

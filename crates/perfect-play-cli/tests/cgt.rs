@@ -72,3 +72,37 @@ fn operations_out_of_their_domain_are_refused() {
     assert!(assert_bad_input(&["cgt", "^", "--cool", "-1"]).contains("above -1"));
     assert!(assert_bad_input(&["cgt", "^", "--compare", "{"]).contains("never closed"));
 }
+
+/// The partizan games' own commands: the value and every move, a graph read from a file,
+/// bad input refused in one line.
+#[test]
+fn partizan_games_answer_from_their_commands() {
+    let v = json(&["domineering", "..|..", "--to-move", "right"]);
+    assert_eq!(v["value"], "+-1");
+    assert_eq!(v["player"], "right");
+    assert_eq!(v["winning_moves"].as_array().unwrap().len(), 2);
+    let v = json(&["toads-and-frogs", "tft.tff"]);
+    assert_eq!(v["value"], "^");
+    assert_eq!(v["outcome_class"], "L");
+    // A blue triangle on the ground is 3: every cut leaves two blue edges standing.
+    let dir = std::env::temp_dir().join(format!("pp-hackenbush-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("triangle.txt");
+    std::fs::write(&file, "# a blue triangle\ng a l\na b l\nb g l\n").unwrap();
+    let at = format!("@{}", file.display());
+    let v = json(&["hackenbush", &at]);
+    assert_eq!(v["value"], "3");
+    assert_eq!(v["position"], "g 1 l; g 2 l; 1 2 l");
+    let text = String::from_utf8(run(&["cutcake", "4x3"]).stdout).unwrap();
+    assert!(
+        text.contains("The first player (Left) to move wins."),
+        "{text}"
+    );
+    assert!(text.contains("4x3@2"), "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(assert_bad_input(&["domineering", "..|."]).contains("Domineering"));
+    assert!(assert_bad_input(&["clobber", "xz"]).contains("'z'"));
+    assert!(assert_bad_input(&["hackenbush", "g a q"]).contains("colour"));
+    assert!(assert_bad_input(&["cutcake", "4x3", "--to-move", "up"]).contains("left or right"));
+    assert!(assert_bad_input(&["hackenbush", "@/nonexistent/edges"]).contains("POSITION"));
+}

@@ -108,7 +108,7 @@ impl<R: PartizanRules> Valuer<R> {
         if let Some(&v) = self.known.get(&region) {
             return Ok(v);
         }
-        if self.known.len() % CANCEL_EVERY == 0
+        if self.known.len().is_multiple_of(CANCEL_EVERY)
             && let Some(cancel) = &self.cancel
         {
             cancel.check()?;

@@ -486,3 +486,89 @@ proptest! {
         }
     }
 }
+
+/// Hackenbush on graphs: a path from the ground is the stalk of the same colours; every
+/// colouring of small graphs with cycles, parallel edges and loops agrees with the textbook
+/// (which values the graph whole, not part by part); a blue triangle on the ground is 3
+/// (each cut leaves two blue edges).
+#[test]
+fn hackenbush_graphs_agree_with_stalks_and_the_textbook() {
+    let colours = [b'l', b'r', b'e'];
+    let mut games = GameTable::new();
+    let mut stalks = Valuer::new(hackenbush::HackenbushStalks);
+    let mut graphs = Valuer::new(hackenbush::HackenbushGraph);
+    let mut paths = 0;
+    for length in 1..=4u32 {
+        for code in 0..3usize.pow(length) {
+            let edges: Vec<u8> = (0..length)
+                .map(|i| colours[code / 3usize.pow(i) % 3])
+                .collect();
+            let stalk = String::from_utf8(edges.clone()).unwrap();
+            let graph: Vec<String> = edges
+                .iter()
+                .enumerate()
+                .map(|(i, &c)| {
+                    let below = if i == 0 {
+                        "g".to_string()
+                    } else {
+                        i.to_string()
+                    };
+                    format!("{below} {} {}", i + 1, c as char)
+                })
+                .collect();
+            let s = stalks
+                .value(&mut games, &hackenbush::parse(&stalk).unwrap())
+                .unwrap();
+            let g = graphs
+                .value(
+                    &mut games,
+                    &hackenbush::parse_graph(&graph.join("; ")).unwrap(),
+                )
+                .unwrap();
+            assert_eq!(s, g, "{stalk}");
+            paths += 1;
+        }
+    }
+    assert_eq!(paths, 3 + 9 + 27 + 81);
+    let shapes: [&[(&str, &str)]; 5] = [
+        &[("g", "a"), ("a", "b"), ("b", "g")],
+        &[("g", "a"), ("g", "a"), ("a", "b")],
+        &[("g", "g"), ("g", "a"), ("a", "a")],
+        &[("g", "a"), ("a", "b"), ("b", "c"), ("c", "g")],
+        &[("g", "a"), ("a", "b"), ("b", "g"), ("b", "c"), ("g", "d")],
+    ];
+    let mut positions = Vec::new();
+    for shape in shapes {
+        for code in 0..3usize.pow(shape.len() as u32) {
+            let text: Vec<String> = shape
+                .iter()
+                .enumerate()
+                .map(|(i, (u, v))| {
+                    format!(
+                        "{u} {v} {}",
+                        colours[code / 3usize.pow(i as u32) % 3] as char
+                    )
+                })
+                .collect();
+            positions.push(hackenbush::parse_graph(&text.join("\n")).unwrap());
+        }
+    }
+    assert_eq!(
+        agrees_with_the_textbook(hackenbush::HackenbushGraph, positions),
+        27 + 27 + 27 + 81 + 243
+    );
+    let (mut games, triangle) = value_of("3");
+    let blue = graphs_value(&mut games, "g a l; a b l; b g l");
+    assert_eq!(blue, triangle);
+    // An edge hanging from nothing falls at once: only what reaches the ground counts.
+    assert_eq!(
+        graphs_value(&mut games, "g a l; b c r"),
+        games.integer(1).unwrap()
+    );
+}
+
+fn graphs_value(games: &mut GameTable, text: &str) -> GameId {
+    Valuer::new(hackenbush::HackenbushGraph)
+        .value(games, &hackenbush::parse_graph(text).unwrap())
+        .unwrap()
+}

@@ -1436,11 +1436,11 @@ pub const GAMES: &[GameInfo] = &[
     GameInfo {
         name: "hackenbush",
         aliases: &[],
-        title: "Hackenbush stalks",
-        description: "partizan: cut one of your edges (blue for Left, red for Right, green for either); every edge above falls; who cannot cut loses",
+        title: "Hackenbush",
+        description: "partizan: cut one of your edges (blue for Left, red for Right, green for either); every edge no longer connected to the ground falls; who cannot cut loses",
         view: View::Plain,
-        notation: "stalks from the ground up, joined by ,: l Left's (blue) edges, r Right's (red), e green (lrlrrllr,e)",
-        move_notation: "stalk:edge, both counted from 1, edges from the ground, in the position as the answer writes it back (1:3)",
+        notation: "stalks from the ground up, joined by ,: l Left's (blue) edges, r Right's (red), e green (lrlrrllr,e); or any graph as an edge list, U V COLOUR an edge, edges apart by ; or new lines, g the ground (g a l; a b r; b g e); @PATH reads it from a file",
+        move_notation: "stalk:edge for stalks, both counted from 1, edges from the ground (1:3); eN for a graph, its N-th edge as the answer writes the graph back (e2)",
         params: &[TO_MOVE],
         examples: &[
             Example {
@@ -1449,6 +1449,10 @@ pub const GAMES: &[GameInfo] = &[
             },
             Example {
                 position: "lrlrrllr,e",
+                params: &[],
+            },
+            Example {
+                position: "g a l; a b r; b g e",
                 params: &[],
             },
         ],

@@ -243,6 +243,32 @@ impl Played for hackenbush::HackenbushStalks {
     }
 }
 
+impl Played for hackenbush::HackenbushGraph {
+    const NAME: &'static str = "hackenbush";
+    fn show(&self, edges: &hackenbush::Edges) -> String {
+        hackenbush::show_graph(edges)
+    }
+    /// An edge named by its place in the graph as written back, from 1 (`e3`).
+    fn named_options(
+        &self,
+        edges: &hackenbush::Edges,
+        side: Player,
+    ) -> Vec<(String, hackenbush::Edges)> {
+        let mine = if side == Player::Left { b'l' } else { b'r' };
+        (0..edges.len())
+            .filter(|&i| edges[i].2 == mine || edges[i].2 == b'e')
+            .map(|i| {
+                let mut next = edges.clone();
+                next.remove(i);
+                (format!("e{}", i + 1), hackenbush::grounded(next))
+            })
+            .collect()
+    }
+    fn estimate(&self, edges: &hackenbush::Edges) -> f64 {
+        exponential(edges.len())
+    }
+}
+
 /// A piece of cake, width by height.
 type Piece = (u32, u32);
 
@@ -469,11 +495,16 @@ pub fn toads_and_frogs(
     answer_of(toads_and_frogs::ToadsAndFrogs, row, params, budget)
 }
 
-/// Hackenbush stalks: `l`, `r`, `e` edges from the ground, stalks joined by `,`.
+/// Hackenbush: stalks (`l`, `r`, `e` edges from the ground, stalks joined by `,`) or any
+/// graph as an edge list (`g a l; a b r`).
 ///
 /// # Errors
 /// As [`domineering`].
 pub fn hackenbush(params: &Params, position: &str, budget: &Budget) -> Result<Answer, QueryError> {
+    if hackenbush::is_graph(position) {
+        let edges = hackenbush::parse_graph(position)?;
+        return answer_of(hackenbush::HackenbushGraph, edges, params, budget);
+    }
     let stalks = hackenbush::parse(position)?;
     answer_of(hackenbush::HackenbushStalks, stalks, params, budget)
 }
