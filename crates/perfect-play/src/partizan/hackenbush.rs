@@ -239,9 +239,13 @@ impl PartizanRules for HackenbushGraph {
 
     /// The parts that meet only at the ground: a cut in one leaves the others whole.
     fn components(&self, edges: &Edges) -> Vec<Edges> {
-        // Union of the vertices other than the ground, joined by the edges between them.
-        let top = edges.iter().map(|&(_, v, _)| v).max().unwrap_or(0) as usize;
-        let mut parent: Vec<usize> = (0..=top).collect();
+        // Union of the vertices other than the ground, joined by the edges between them;
+        // vertices are indexed by their place among the graph's own (names may be large).
+        let mut vertices: Vec<u16> = edges.iter().flat_map(|&(u, v, _)| [u, v]).collect();
+        vertices.sort_unstable();
+        vertices.dedup();
+        let index = |v: u16| vertices.binary_search(&v).unwrap_or(0);
+        let mut parent: Vec<usize> = (0..vertices.len()).collect();
         fn root(parent: &mut [usize], mut x: usize) -> usize {
             while parent[x] != x {
                 parent[x] = parent[parent[x]];
@@ -251,7 +255,7 @@ impl PartizanRules for HackenbushGraph {
         }
         for &(u, v, _) in edges {
             if u != 0 {
-                let (a, b) = (root(&mut parent, u as usize), root(&mut parent, v as usize));
+                let (a, b) = (root(&mut parent, index(u)), root(&mut parent, index(v)));
                 parent[a] = b;
             }
         }
@@ -261,7 +265,7 @@ impl PartizanRules for HackenbushGraph {
             let key = if v == 0 {
                 usize::MAX - parts.len()
             } else {
-                root(&mut parent, v as usize)
+                root(&mut parent, index(v))
             };
             match parts.iter_mut().find(|(k, _)| *k == key) {
                 Some((_, part)) => part.push((u, v, c)),

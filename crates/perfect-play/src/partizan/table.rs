@@ -627,6 +627,10 @@ impl GameTable {
         }
         let s = match (self.as_number(g), self.as_number(h)) {
             (Some(x), Some(y)) => self.number(x.checked_add(y).ok_or(PartizanError::TooLarge)?)?,
+            // Nimbers add as nim-sums: *a + *b = *(a xor b).
+            (None, None) if let (Some(a), Some(b)) = (self.as_nimber(g), self.as_nimber(h)) => {
+                self.nimber(a ^ b)?
+            }
             // Number translation: x + H = {x + H^L | x + H^R} when H is not a number.
             (Some(_), None) => self.translate(g, h)?,
             (None, Some(_)) => self.translate(h, g)?,
