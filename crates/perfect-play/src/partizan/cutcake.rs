@@ -50,26 +50,41 @@ pub fn parse(text: &str) -> Result<Vec<(u32, u32)>, PartizanError> {
     Ok(pieces)
 }
 
+/// The cuts `side` may make: (piece, after which column for Left or row for Right).
+#[must_use]
+pub fn cuts(pieces: &[(u32, u32)], side: Side) -> Vec<(usize, u32)> {
+    let mut cuts = Vec::new();
+    for (i, &(w, h)) in pieces.iter().enumerate() {
+        let across = if side == Side::Left { w } else { h };
+        cuts.extend((1..across).map(|at| (i, at)));
+    }
+    cuts
+}
+
+/// The pieces after piece `i` is cut after its `at`-th column (Left) or row (Right).
+#[must_use]
+pub fn cut(pieces: &[(u32, u32)], i: usize, at: u32, side: Side) -> Vec<(u32, u32)> {
+    let (w, h) = pieces[i];
+    let (one, two) = match side {
+        Side::Left => ((at, h), (w - at, h)),
+        Side::Right => ((w, at), (w, h - at)),
+    };
+    let mut next = pieces.to_vec();
+    next.swap_remove(i);
+    next.push(one);
+    next.push(two);
+    next.sort_unstable();
+    next
+}
+
 impl PartizanRules for Cutcake {
     type Position = Vec<(u32, u32)>;
 
     fn options(&self, pieces: &Vec<(u32, u32)>, side: Side) -> Vec<Vec<(u32, u32)>> {
-        let mut options = Vec::new();
-        for (i, &(w, h)) in pieces.iter().enumerate() {
-            let cuts: Vec<((u32, u32), (u32, u32))> = match side {
-                Side::Left => (1..w).map(|a| ((a, h), (w - a, h))).collect(),
-                Side::Right => (1..h).map(|b| ((w, b), (w, h - b))).collect(),
-            };
-            for (one, two) in cuts {
-                let mut next = pieces.clone();
-                next.swap_remove(i);
-                next.push(one);
-                next.push(two);
-                next.sort_unstable();
-                options.push(next);
-            }
-        }
-        options
+        cuts(pieces, side)
+            .into_iter()
+            .map(|(i, at)| cut(pieces, i, at, side))
+            .collect()
     }
 
     /// Each piece alone; a 1 x 1 piece is worth 0.

@@ -46,27 +46,42 @@ pub fn parse(text: &str) -> Result<Vec<Vec<u8>>, PartizanError> {
     Ok(stalks)
 }
 
+/// The edges `side` may cut: (stalk, edge from the ground), both from 0.
+#[must_use]
+pub fn cuts(stalks: &[Vec<u8>], side: Side) -> Vec<(usize, usize)> {
+    let mine = match side {
+        Side::Left => b'l',
+        Side::Right => b'r',
+    };
+    let mut cuts = Vec::new();
+    for (s, stalk) in stalks.iter().enumerate() {
+        for (i, &edge) in stalk.iter().enumerate() {
+            if edge == mine || edge == b'e' {
+                cuts.push((s, i));
+            }
+        }
+    }
+    cuts
+}
+
+/// The stalks after edge `i` of stalk `s` is cut (it and every edge above fall).
+#[must_use]
+pub fn cut(stalks: &[Vec<u8>], s: usize, i: usize) -> Vec<Vec<u8>> {
+    let mut next = stalks.to_vec();
+    next[s].truncate(i);
+    next.retain(|st| !st.is_empty());
+    next.sort();
+    next
+}
+
 impl PartizanRules for HackenbushStalks {
     type Position = Vec<Vec<u8>>;
 
     fn options(&self, stalks: &Vec<Vec<u8>>, side: Side) -> Vec<Vec<Vec<u8>>> {
-        let mine = match side {
-            Side::Left => b'l',
-            Side::Right => b'r',
-        };
-        let mut options = Vec::new();
-        for (s, stalk) in stalks.iter().enumerate() {
-            for (i, &edge) in stalk.iter().enumerate() {
-                if edge == mine || edge == b'e' {
-                    let mut next = stalks.clone();
-                    next[s].truncate(i);
-                    next.retain(|st| !st.is_empty());
-                    next.sort();
-                    options.push(next);
-                }
-            }
-        }
-        options
+        cuts(stalks, side)
+            .into_iter()
+            .map(|(s, i)| cut(stalks, s, i))
+            .collect()
     }
 
     /// Each stalk alone.
@@ -219,21 +234,33 @@ pub fn show_graph(edges: &Edges) -> String {
         .join("; ")
 }
 
+/// The edges of a graph `side` may cut, by their place.
+#[must_use]
+pub fn graph_cuts(edges: &Edges, side: Side) -> Vec<usize> {
+    let mine = match side {
+        Side::Left => b'l',
+        Side::Right => b'r',
+    };
+    (0..edges.len())
+        .filter(|&i| edges[i].2 == mine || edges[i].2 == b'e')
+        .collect()
+}
+
+/// The graph after edge `i` is cut: what no longer reaches the ground falls.
+#[must_use]
+pub fn cut_edge(edges: &Edges, i: usize) -> Edges {
+    let mut next = edges.clone();
+    next.remove(i);
+    grounded(next)
+}
+
 impl PartizanRules for HackenbushGraph {
     type Position = Edges;
 
     fn options(&self, edges: &Edges, side: Side) -> Vec<Edges> {
-        let mine = match side {
-            Side::Left => b'l',
-            Side::Right => b'r',
-        };
-        (0..edges.len())
-            .filter(|&i| edges[i].2 == mine || edges[i].2 == b'e')
-            .map(|i| {
-                let mut next = edges.clone();
-                next.remove(i);
-                grounded(next)
-            })
+        graph_cuts(edges, side)
+            .into_iter()
+            .map(|i| cut_edge(edges, i))
             .collect()
     }
 

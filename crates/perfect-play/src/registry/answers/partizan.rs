@@ -222,20 +222,15 @@ impl Played for hackenbush::HackenbushStalks {
             .join(",")
     }
     fn named_options(&self, stalks: &Vec<Vec<u8>>, side: Player) -> Vec<(String, Vec<Vec<u8>>)> {
-        let mine = if side == Player::Left { b'l' } else { b'r' };
-        let mut named = Vec::new();
-        for (s, stalk) in stalks.iter().enumerate() {
-            for (i, &edge) in stalk.iter().enumerate() {
-                if edge == mine || edge == b'e' {
-                    let mut next = stalks.clone();
-                    next[s].truncate(i);
-                    next.retain(|st| !st.is_empty());
-                    next.sort();
-                    named.push((format!("{}:{}", s + 1, i + 1), next));
-                }
-            }
-        }
-        named
+        hackenbush::cuts(stalks, side)
+            .into_iter()
+            .map(|(s, i)| {
+                (
+                    format!("{}:{}", s + 1, i + 1),
+                    hackenbush::cut(stalks, s, i),
+                )
+            })
+            .collect()
     }
     fn estimate(&self, stalks: &Vec<Vec<u8>>) -> f64 {
         // Each stalk's value is found edge by edge.
@@ -254,23 +249,15 @@ impl Played for hackenbush::HackenbushGraph {
         edges: &hackenbush::Edges,
         side: Player,
     ) -> Vec<(String, hackenbush::Edges)> {
-        let mine = if side == Player::Left { b'l' } else { b'r' };
-        (0..edges.len())
-            .filter(|&i| edges[i].2 == mine || edges[i].2 == b'e')
-            .map(|i| {
-                let mut next = edges.clone();
-                next.remove(i);
-                (format!("e{}", i + 1), hackenbush::grounded(next))
-            })
+        hackenbush::graph_cuts(edges, side)
+            .into_iter()
+            .map(|i| (format!("e{}", i + 1), hackenbush::cut_edge(edges, i)))
             .collect()
     }
     fn estimate(&self, edges: &hackenbush::Edges) -> f64 {
         exponential(edges.len())
     }
 }
-
-/// A piece of cake, width by height.
-type Piece = (u32, u32);
 
 impl Played for cutcake::Cutcake {
     const NAME: &'static str = "cutcake";
@@ -285,25 +272,15 @@ impl Played for cutcake::Cutcake {
         pieces: &Vec<(u32, u32)>,
         side: Player,
     ) -> Vec<(String, Vec<(u32, u32)>)> {
-        let mut named = Vec::new();
-        for (i, &(w, h)) in pieces.iter().enumerate() {
-            if i > 0 && pieces[i - 1] == (w, h) {
-                continue; // the same cuts as the piece before
-            }
-            let cuts: Vec<(u32, Piece, Piece)> = match side {
-                Player::Left => (1..w).map(|a| (a, (a, h), (w - a, h))).collect(),
-                Player::Right => (1..h).map(|b| (b, (w, b), (w, h - b))).collect(),
-            };
-            for (at, one, two) in cuts {
-                let mut next = pieces.clone();
-                next.swap_remove(i);
-                next.push(one);
-                next.push(two);
-                next.sort_unstable();
-                named.push((format!("{w}x{h}@{at}"), next));
-            }
-        }
-        named
+        cutcake::cuts(pieces, side)
+            .into_iter()
+            // Equal pieces give equal cuts: the first piece's are named.
+            .filter(|&(i, _)| i == 0 || pieces[i - 1] != pieces[i])
+            .map(|(i, at)| {
+                let (w, h) = pieces[i];
+                (format!("{w}x{h}@{at}"), cutcake::cut(pieces, i, at, side))
+            })
+            .collect()
     }
     fn estimate(&self, pieces: &Vec<(u32, u32)>) -> f64 {
         // Every sub-rectangle of the largest piece, each with its cuts.
