@@ -360,3 +360,16 @@ fn textbook_thermal_values() {
         Err(PartizanError::CoolingTooCold(number("-1")))
     );
 }
+
+/// A number plus a nimber adds as such (the fuzz target's slow case: `{0||*-1 *-2} +-5*56-*`
+/// took 41 s through the generic sum, its incentives adding `x*57` forms).
+#[test]
+fn numbers_with_nimbers_add_part_by_part() {
+    let mut games = GameTable::new();
+    let sum = game(&mut games, "3*5 + -1*6");
+    assert_eq!(sum, game(&mut games, "2*3"));
+    let by_options = game(&mut games, "{1/2,1/2*|1/2,1/2*}");
+    assert_eq!(by_options, game(&mut games, "1/2*2"));
+    let big = game(&mut games, "{5*57|2*57} - {5*57|2*57}");
+    assert_eq!(big, GameId::ZERO);
+}

@@ -93,6 +93,8 @@ struct Node {
     number: Option<Dyadic>,
     /// `Some(n)` for the nimber `*n` (n >= 1; 0 is a number).
     nimber: Option<u32>,
+    /// `Some((x, n))` when the game is `x + *n` (n >= 1; the number x may be 0).
+    star_shift: Option<(Dyadic, u32)>,
     birthday: u64,
 }
 
@@ -171,6 +173,7 @@ impl GameTable {
             right: Box::new([]),
             number: Some(Dyadic::ZERO),
             nimber: None,
+            star_shift: None,
             birthday: 0,
         });
         table.numbers.insert(Dyadic::ZERO, GameId::ZERO);
@@ -212,6 +215,7 @@ impl GameTable {
             right: Box::new([]),
             number: Some(x),
             nimber: None,
+            star_shift: None,
             birthday: x.birthday(),
         });
         self.numbers.insert(x, id);
@@ -287,6 +291,37 @@ impl GameTable {
             .enumerate()
             .all(|(i, &n)| n as usize == i)
             .then_some(seen.len() as u32)
+    }
+
+    /// `(x, n)` when the game is the number `x` plus the nimber `*n` (n = 0: a number).
+    fn number_and_nimber(&self, g: GameId) -> Option<(Dyadic, u32)> {
+        if let Some(x) = self.as_number(g) {
+            return Some((x, 0));
+        }
+        self.nodes[g.index()].star_shift
+    }
+
+    /// Whether sorted options `left | right` are `x, x*, ..., x*(n-1)` on both sides: then
+    /// the game is `x*n` (the canonical form of a number plus a nimber).
+    fn star_shift_of(&self, left: &[GameId], right: &[GameId]) -> Option<(Dyadic, u32)> {
+        if left != right || left.is_empty() {
+            return None;
+        }
+        let parts: Vec<(Dyadic, u32)> = left
+            .iter()
+            .map(|&o| self.number_and_nimber(o))
+            .collect::<Option<_>>()?;
+        let x = parts[0].0;
+        let mut stars: Vec<u32> = parts
+            .iter()
+            .map(|&(y, n)| (y == x).then_some(n))
+            .collect::<Option<_>>()?;
+        stars.sort_unstable();
+        stars
+            .iter()
+            .enumerate()
+            .all(|(i, &n)| n as usize == i)
+            .then_some((x, stars.len() as u32))
     }
 
     /// The day the game is born: 0 for 0, else one more than its options' latest.
@@ -598,12 +633,14 @@ impl GameTable {
             .max()
             .unwrap_or(0);
         let nimber = self.nimber_of(&key.0, &key.1);
+        let star_shift = self.star_shift_of(&key.0, &key.1);
         let id = GameId(self.nodes.len() as u32);
         self.nodes.push(Node {
             left: key.0.clone(),
             right: key.1.clone(),
             number: None,
             nimber,
+            star_shift,
             birthday,
         });
         self.by_options.insert(key, id);
@@ -627,9 +664,15 @@ impl GameTable {
         }
         let s = match (self.as_number(g), self.as_number(h)) {
             (Some(x), Some(y)) => self.number(x.checked_add(y).ok_or(PartizanError::TooLarge)?)?,
-            // Nimbers add as nim-sums: *a + *b = *(a xor b).
-            (None, None) if let (Some(a), Some(b)) = (self.as_nimber(g), self.as_nimber(h)) => {
-                self.nimber(a ^ b)?
+            // A number plus a nimber each: the numbers add, the nimbers as nim-sums
+            // (x*a + y*b = (x + y)*(a xor b)).
+            (None, None)
+                if let (Some((x, a)), Some((y, b))) =
+                    (self.number_and_nimber(g), self.number_and_nimber(h)) =>
+            {
+                let number = self.number(x.checked_add(y).ok_or(PartizanError::TooLarge)?)?;
+                let star = self.nimber(a ^ b)?;
+                self.sum(number, star)?
             }
             // Number translation: x + H = {x + H^L | x + H^R} when H is not a number.
             (Some(_), None) => self.translate(g, h)?,
