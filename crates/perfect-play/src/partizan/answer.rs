@@ -165,21 +165,17 @@ pub fn report(
     let thermograph = games.thermograph(g)?;
     let reduced = games.reduced(g)?;
     let atomic_weight = games.atomic_weight(g)?;
-    let left_incentives = games.incentives(g, Side::Left)?;
-    let right_incentives = games.incentives(g, Side::Right)?;
-    // Counted before printing, which may enter forms of its own (the parts it tries).
+    let incentives = [
+        games.incentives(g, Side::Left)?,
+        games.incentives(g, Side::Right)?,
+    ];
+    // Counted before printing and listing a number's options, which may enter forms.
     let canonical_forms = games.len();
-    let mut shown = |ids: Vec<GameId>| -> Vec<String> {
-        ids.into_iter().map(|o| notation::show(games, o)).collect()
-    };
-    let left_incentives = shown(left_incentives);
-    let right_incentives = shown(right_incentives);
-    let left_options = games.options(g, Side::Left);
-    let right_options = games.options(g, Side::Right);
-    let mut shown = |ids: Vec<GameId>| -> Vec<String> {
-        ids.into_iter().map(|o| notation::show(games, o)).collect()
-    };
-    let (left_options, right_options) = (shown(left_options), shown(right_options));
+    let options = [games.options(g, Side::Left), games.options(g, Side::Right)];
+    let mut shown =
+        |ids: &[GameId]| -> Vec<String> { ids.iter().map(|&o| notation::show(games, o)).collect() };
+    let (left_incentives, right_incentives) = (shown(&incentives[0]), shown(&incentives[1]));
+    let (left_options, right_options) = (shown(&options[0]), shown(&options[1]));
     Ok(ValueReport {
         value: notation::show(games, g),
         outcome_class: games.outcome(g),

@@ -91,8 +91,6 @@ struct Node {
     left: Box<[GameId]>,
     right: Box<[GameId]>,
     number: Option<Dyadic>,
-    /// `Some(n)` for the nimber `*n` (n >= 1; 0 is a number).
-    nimber: Option<u32>,
     /// `Some((x, n))` when the game is `x + *n` (n >= 1; the number x may be 0).
     star_shift: Option<(Dyadic, u32)>,
     birthday: u64,
@@ -172,7 +170,6 @@ impl GameTable {
             left: Box::new([]),
             right: Box::new([]),
             number: Some(Dyadic::ZERO),
-            nimber: None,
             star_shift: None,
             birthday: 0,
         });
@@ -214,7 +211,6 @@ impl GameTable {
             left: Box::new([]),
             right: Box::new([]),
             number: Some(x),
-            nimber: None,
             star_shift: None,
             birthday: x.birthday(),
         });
@@ -274,23 +270,9 @@ impl GameTable {
         if g == GameId::ZERO {
             return Some(0);
         }
-        self.nodes[g.index()].nimber
-    }
-
-    /// Whether sorted options `left | right` are `*0..*(n-1)` on both sides: then `*n`.
-    fn nimber_of(&self, left: &[GameId], right: &[GameId]) -> Option<u32> {
-        if left != right || left.is_empty() {
-            return None;
-        }
-        let mut seen: Vec<u32> = left
-            .iter()
-            .map(|&o| self.as_nimber(o))
-            .collect::<Option<_>>()?;
-        seen.sort_unstable();
-        seen.iter()
-            .enumerate()
-            .all(|(i, &n)| n as usize == i)
-            .then_some(seen.len() as u32)
+        self.nodes[g.index()]
+            .star_shift
+            .and_then(|(x, n)| (x == Dyadic::ZERO).then_some(n))
     }
 
     /// `(x, n)` when the game is the number `x` plus the nimber `*n` (n = 0: a number).
@@ -632,14 +614,12 @@ impl GameTable {
             .map(|&o| self.birthday(o))
             .max()
             .unwrap_or(0);
-        let nimber = self.nimber_of(&key.0, &key.1);
         let star_shift = self.star_shift_of(&key.0, &key.1);
         let id = GameId(self.nodes.len() as u32);
         self.nodes.push(Node {
             left: key.0.clone(),
             right: key.1.clone(),
             number: None,
-            nimber,
             star_shift,
             birthday,
         });

@@ -326,7 +326,7 @@ fn answer_of<R: Played + Copy>(
             let after = rules.show(&option);
             listed.push(move_json(&name, &value, wins, &after));
             if side == to_move {
-                let ends = rules.named_options(&option, side.other()).is_empty();
+                let ends = rules.options(&option, side.other()).is_empty();
                 let mut details = Map::new();
                 details.insert("value".into(), json!(value));
                 details.insert("to_move".into(), json!(player_name(side.other())));
