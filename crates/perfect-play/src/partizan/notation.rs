@@ -486,8 +486,9 @@ pub struct NumberUpStar {
     pub nimber: u32,
 }
 
-/// The largest birthday of an infinitesimal part tried as ups and a nimber in printing.
-const UP_STAR_BIRTHDAY: u64 = 24;
+/// The most ups a value is printed with as `^n` (beyond, as its options): the notation
+/// reads as many.
+const MAX_UPS_SHOWN: u64 = 64;
 
 /// `g` as a number, ups and a nimber, when it is one (found by trying each candidate).
 pub fn number_up_star(games: &mut GameTable, g: GameId) -> Option<NumberUpStar> {
@@ -518,34 +519,24 @@ pub fn number_up_star(games: &mut GameTable, g: GameId) -> Option<NumberUpStar> 
             nimber,
         });
     }
-    let birthday = games.birthday(rest);
-    if birthday > UP_STAR_BIRTHDAY {
+    // An infinitesimal x-free part ^n*m has atomic weight n: the ups are read off it and
+    // what is left must be a nimber (no search over candidates, whatever the birthday).
+    let weight = games.atomic_weight(rest).ok()??;
+    let ups = games
+        .as_number(weight)
+        .filter(|w| w.is_integer())?
+        .numerator();
+    if ups == 0 || ups.unsigned_abs() > MAX_UPS_SHOWN {
         return None;
     }
-    let bound = birthday as i64 + 1;
-    for nimber in 0..=bound as u32 {
-        let star = games.nimber(nimber).ok()?;
-        for n in 1..=bound {
-            for ups in [n, -n] {
-                let u = games.ups(ups).ok()?;
-                if games.sum(u, star).ok()? == rest {
-                    return Some(NumberUpStar {
-                        number: left,
-                        ups,
-                        nimber,
-                    });
-                }
-            }
-        }
-        if star == rest {
-            return Some(NumberUpStar {
-                number: left,
-                ups: 0,
-                nimber,
-            });
-        }
-    }
-    None
+    let u = games.ups(ups).ok()?;
+    let star = games.difference(rest, u).ok()?;
+    let nimber = games.as_nimber(star)?;
+    Some(NumberUpStar {
+        number: left,
+        ups,
+        nimber,
+    })
 }
 
 impl std::fmt::Display for NumberUpStar {
