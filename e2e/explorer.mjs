@@ -133,6 +133,12 @@ const views = [
   ['teeko', 'game=teeko&size=4&pieces=3'],
   ['dobutsu', 'game=dobutsu&animals=c'],
   ['hexapawn', 'game=hexapawn'],
+  ['domineering', 'game=domineering&position=...|...|..%23'],
+  ['clobber', 'game=clobber&position=xox|ox.'],
+  ['toads-and-frogs', 'game=toads-and-frogs&position=tt.ff'],
+  ['hackenbush', 'game=hackenbush&position=lrr,rl,e'],
+  ['cutcake', 'game=cutcake&position=4x3%2B2x1'],
+  ['sum-partizan', 'game=sum&position=domineering:..%7C..+clobber:xo+nim:2'],
 ];
 for (const [name, query] of views) {
   await open(query);
@@ -141,6 +147,26 @@ for (const [name, query] of views) {
   if (name === 'octal-grundy-plot') await page.waitForSelector('#picture .uplot');
   await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
 }
+
+// 5. Partizan games: the board drawn from the position, the thermograph from the walls.
+await open('game=domineering&position=..|..');
+assert.equal(await page.locator('#board .grid.partizan .cell').count(), 4, 'the 2 x 2 board');
+assert.equal(await page.locator('#board svg.thermograph polyline.wall').count(), 2, 'both walls');
+// +-1: Left's wall stands at 1 and Right's at -1 until they meet at temperature 1.
+const walls = await page.$$eval('#board polyline.wall', (ps) => ps.map((p) => p.getAttribute('points')));
+assert.notEqual(walls[0], walls[1]);
+await open('game=hackenbush&position=lrr,rl,e');
+assert.equal(await page.locator('#board svg.hackenbush line.edge').count(), 6, 'every edge drawn');
+assert.equal(await page.locator('#board svg.hackenbush line.edge.e').count(), 1, 'the green edge');
+await open('game=cutcake&position=4x3%2B2x1');
+assert.equal(await page.locator('#board .cakes svg.cake').count(), 2, 'both pieces');
+await open('game=sum&position=domineering:..%7C..+clobber:xo+nim:2');
+assert.equal(await page.locator('#board .component').count(), 3, 'each component');
+assert.match(await page.locator('#board').innerText(), /sum = \+-1\*3/);
+// Playing a move in the sum hands the turn to Right.
+await page.locator('#moves button').first().click();
+await settled();
+assert.equal(await page.evaluate(() => window.perfectPlay.state.history.at(-1).query.to_move), 'right');
 
 await context.close();
 assert.deepEqual(errors, [], 'the page threw');

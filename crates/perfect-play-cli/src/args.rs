@@ -67,7 +67,7 @@ pub enum Command {
     CanIWin(CanIWinArgs),
     /// The Grundy values of any impartial heap game, with the proven period if there is one.
     Values(ValuesArgs),
-    /// A sum of impartial games (GAME:HEAP each): who wins, and which move, by the nim-sum.
+    /// A sum of games (GAME:HEAP, GAME:POSITION): who wins, and which move, by the nim-sum or canonical forms.
     Sum(SumArgs),
     /// Your own game as a graph file: its positions and moves (JSON, or a `FROM TO` edge
     /// list), solved by the engine, loops and draws included.
@@ -243,9 +243,10 @@ pub struct ValuesArgs {
 /// Arguments of `perfect-play sum`.
 #[derive(Debug, Args)]
 #[command(after_help = concat!(
-    "Each COMPONENT is GAME:HEAP. ",
+    "Each COMPONENT is GAME:HEAP (an impartial heap game) or GAME:POSITION (a partizan game: domineering, clobber, konane, amazons, toads-and-frogs, hackenbush stalks, cutcake, in their own notation). ",
     games_help!(),
-    "\n\nExamples:\n  perfect-play sum 0.77:10 grundy:12 squares:100 subtract=1,3,4:7 nim:5\n  perfect-play sum powers-of-two:1000000000000000000000 nim:7\n  perfect-play sum nim:3 grundy:9 --misere"
+    "\n\nWith a partizan component the sum is valued by canonical forms (a heap of Grundy value g is *g): the sum's value, who wins with Left or Right to move, and every move of each side valued by the sum it leaves; heaps are then at most 4,096.",
+    "\n\nExamples:\n  perfect-play sum 0.77:10 grundy:12 squares:100 subtract=1,3,4:7 nim:5\n  perfect-play sum powers-of-two:1000000000000000000000 nim:7\n  perfect-play sum nim:3 grundy:9 --misere\n  perfect-play sum 'domineering:..|..' clobber:xo nim:3 --to-move right"
 ))]
 pub struct SumArgs {
     /// The components, GAME:HEAP each.
@@ -255,6 +256,10 @@ pub struct SumArgs {
     /// Misère play: whoever moves last loses (exact search, for small sums).
     #[arg(long)]
     pub misere: bool,
+
+    /// With a partizan component, the player to move.
+    #[arg(long, value_name = "PLAYER", default_value = "left", value_parser = ["left", "right"])]
+    pub to_move: String,
 }
 
 /// Arguments of `perfect-play cgt`.

@@ -43,3 +43,17 @@ pub fn positions_bar(quiet: bool) -> ProgressBar {
     );
     bar
 }
+
+/// A counter for work with no known end (regions of a partizan value): the count and the
+/// time so far; hidden as [`bar`] is.
+pub fn counter(quiet: bool) -> ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
+    }
+    let counter = ProgressBar::new_spinner();
+    counter.set_style(
+        ProgressStyle::with_template("{spinner} {human_pos} {msg} ({elapsed})")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    counter
+}

@@ -65,6 +65,10 @@ fn the_page_plays_nim_colours_moves_like_the_api_and_draws_every_family() {
         "quixo",
         "dobutsu",
         "hexapawn",
+        "domineering",
+        "hackenbush",
+        "cutcake",
+        "sum-partizan",
     ] {
         assert!(shots.join(format!("{shot}.png")).exists(), "{shot}.png");
     }

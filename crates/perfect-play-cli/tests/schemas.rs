@@ -343,6 +343,16 @@ fn every_command_validates_against_its_schema() {
             None,
         ),
         ("sum", &["sum", "0.3F:9", "grundy:9", "--misere"], None),
+        (
+            "sum",
+            &["sum", "domineering:..|..", "clobber:xo", "0.77:5"],
+            None,
+        ),
+        (
+            "sum",
+            &["sum", "hackenbush:lr", "cutcake:3x1", "--to-move", "right"],
+            None,
+        ),
         ("tour", &["tour"], None),
         // The board games' own commands answer as query does.
         ("dodgem", &["dodgem", "x../x../.oo:o"], None),

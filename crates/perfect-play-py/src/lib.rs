@@ -19,6 +19,7 @@ use pyo3::types::{PyDict, PyList};
 use std::hash::{Hash, Hasher};
 use std::time::Duration;
 
+mod partizan;
 mod quick;
 
 create_exception!(
@@ -64,6 +65,7 @@ fn budget(memory: Option<u64>, cancel: &Cancel) -> Budget {
         seconds: None,
         cancel: cancel.clone(),
         admission: None,
+        progress: None,
     }
 }
 
@@ -208,6 +210,7 @@ fn quick_first<T: Send>(
     if let Some(watch) = quick::Watch::start() {
         let attempt = Budget {
             admission: Some(std::sync::Arc::new(quick::QuickOnly)),
+            progress: None,
             ..budget(memory, watch.cancel())
         };
         let first =
@@ -1111,6 +1114,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(query, m)?)?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
     m.add_function(wrap_pyfunction!(cgt, m)?)?;
+    m.add_function(wrap_pyfunction!(partizan::value_of, m)?)?;
     m.add_function(wrap_pyfunction!(_quick_first_probe, m)?)?;
     m.add_function(wrap_pyfunction!(solve_game, m)?)?;
     m.add_function(wrap_pyfunction!(solve_graph, m)?)?;

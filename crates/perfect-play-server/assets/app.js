@@ -362,10 +362,20 @@ function renderBoard(spec, a, query, live) {
     case 'octal':
       board.append(el('p', {}, `code ${a.code}`), heapRows((i) => `heap ${i + 1}`, a.heaps || []));
       break;
-    case 'sum':
-      board.append(heapRows((i) => (a.components[i] || {}).game,
-        (a.components || []).map((c) => c.heap)));
+    case 'sum': {
+      const parts = a.components || [];
+      if (parts.some((c) => c.position !== undefined)) {
+        // A sum with partizan components: each drawn with its value, then the sum's.
+        parts.forEach((c, i) => board.append(el('div', { class: 'component', 'data-component': i + 1 },
+          el('p', { class: 'label' }, `${i + 1}. ${c.game}: ${c.value}`),
+          c.heaps ? heapRows((j) => `heap ${j + 1}`, c.heaps) : partizanPosition(c.position))));
+        board.append(el('p', { class: 'plain' }, `sum = ${a.value}`));
+        if (a.thermograph) board.append(thermograph(a.thermograph));
+      } else {
+        board.append(heapRows((i) => (parts[i] || {}).game, parts.map((c) => c.heap)));
+      }
       break;
+    }
     case 'row': {
       const piles = a.piles || a.values || a.stones || [];
       board.append(el('div', { class: 'row' }, ...piles.map((p, i) =>
@@ -464,6 +474,12 @@ function renderBoard(spec, a, query, live) {
       board.append(svg, el('p', { class: 'quiet' }, `points 1-8 clockwise from the top, then the centre: ${a.position}`));
       break;
     }
+    case 'partizan':
+      board.append(partizanPosition(a.position || ''),
+        el('p', { class: 'plain' }, `value ${a.value}`));
+      if (a.thermograph) board.append(thermograph(a.thermograph));
+      if (a.reason) board.append(el('p', { class: 'quiet' }, a.reason));
+      break;
     case 'plain':
       board.append(el('p', { class: 'plain' }, a.position || query.position || ''));
       if (a.reason) board.append(el('p', { class: 'quiet' }, a.reason));
@@ -471,6 +487,127 @@ function renderBoard(spec, a, query, live) {
     default:
       board.append(el('pre', {}, query.position || ''));
   }
+}
+
+// ---------------------------------------------------------------- partizan games
+
+const SVG = 'http://www.w3.org/2000/svg';
+
+function svgEl(name, attrs, text) {
+  const node = document.createElementNS(SVG, name);
+  Object.entries(attrs).forEach(([k, v]) => node.setAttribute(k, v));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+// A dyadic rational as the answers write it ("-3/4", "2") as a number.
+function fraction(text) {
+  const [n, d] = String(text).split('/');
+  return Number(n) / (d === undefined ? 1 : Number(d));
+}
+
+// A partizan position drawn from its notation: rows joined by | (Domineering, Clobber,
+// Konane, Amazons: x Left's in blue, o Right's in red, # covered or burnt), a row of toads
+// (Left's, blue) and frogs, Hackenbush stalks (l blue, r red, e green edges from the
+// ground), pieces of cake (WxH joined by +) to scale; anything else as text.
+function partizanPosition(position) {
+  if (/^[0-9]+x[0-9]+(\+[0-9]+x[0-9]+)*$/.test(position)) return cakes(position);
+  if (/^[lre,]*$/.test(position) && position.length > 0) return stalks(position);
+  if (/^[tf.]+$/.test(position) && /[tf]/.test(position)) return gridOf([position], { t: 'x', f: 'o' });
+  if (/^[xo.#]+(\|[xo.#]*)*$/.test(position)) return gridOf(position.split('|'), { x: 'x', o: 'o' });
+  return el('p', { class: 'plain' }, position || '(empty)');
+}
+
+function gridOf(rows, owners) {
+  const w = Math.max(...rows.map((r) => r.length));
+  const cells = [];
+  rows.forEach((r, i) => {
+    cells.push(el('span', { class: 'colnum' }, i + 1));
+    for (let c = 0; c < w; c++) {
+      const mark = r[c] || '#';
+      const owner = owners[mark];
+      cells.push(el('span', {
+        class: `cell${owner ? ` ${owner}` : ''}${mark === '#' ? ' covered' : ''}`,
+      }, owner ? mark.toUpperCase() : ''));
+    }
+  });
+  cells.push(el('span', {}));
+  for (let c = 0; c < w; c++) cells.push(el('span', { class: 'colnum' }, String.fromCharCode(97 + c)));
+  return el('div', { class: 'grid partizan', style: `grid-template-columns: 1.2rem repeat(${w}, 2.4rem)` }, ...cells);
+}
+
+const EDGE_COLOURS = { l: '#1f4e9c', r: '#b8331e', e: '#2e8b3a' };
+
+function stalks(position) {
+  const list = position.split(',');
+  const tall = Math.max(1, ...list.map((s) => s.length));
+  const step = 28;
+  const width = list.length * 40 + 20;
+  const height = tall * step + 30;
+  const svg = svgEl('svg', { viewBox: `0 0 ${width} ${height}`, width, class: 'hackenbush' });
+  const ground = height - 15;
+  svg.append(svgEl('line', { x1: 0, y1: ground, x2: width, y2: ground, stroke: '#6b4f2a', 'stroke-width': 4 }));
+  list.forEach((stalk, s) => {
+    const x = 30 + s * 40;
+    stalk.split('').forEach((edge, i) => {
+      svg.append(svgEl('line', {
+        x1: x, y1: ground - i * step, x2: x, y2: ground - (i + 1) * step,
+        stroke: EDGE_COLOURS[edge], 'stroke-width': 5, class: `edge ${edge}`,
+      }, undefined));
+      svg.append(svgEl('circle', { cx: x, cy: ground - (i + 1) * step, r: 3.5, fill: '#333' }));
+    });
+    svg.append(svgEl('text', { x, y: height - 1, 'text-anchor': 'middle', 'font-size': 10 }, s + 1));
+  });
+  return svg;
+}
+
+function cakes(position) {
+  const pieces = position.split('+').map((p) => p.split('x').map(Number));
+  const unit = Math.max(4, Math.min(24, 240 / Math.max(...pieces.flat())));
+  return el('div', { class: 'cakes' }, ...pieces.map(([w, h]) => {
+    const svg = svgEl('svg', { width: w * unit + 2, height: h * unit + 2, class: 'cake' });
+    svg.append(svgEl('rect', { x: 1, y: 1, width: w * unit, height: h * unit, fill: '#e9c98b', stroke: '#6b4f2a' }));
+    for (let i = 1; i < w; i++) svg.append(svgEl('line', { x1: 1 + i * unit, y1: 1, x2: 1 + i * unit, y2: 1 + h * unit, stroke: '#1f4e9c', 'stroke-dasharray': '2 3' }));
+    for (let j = 1; j < h; j++) svg.append(svgEl('line', { x1: 1, y1: 1 + j * unit, x2: 1 + w * unit, y2: 1 + j * unit, stroke: '#b8331e', 'stroke-dasharray': '2 3' }));
+    return el('span', { class: 'piece', title: `${w}x${h}` }, svg);
+  }));
+}
+
+// The thermograph from the answer's walls: temperature t upwards from -1, values along the
+// bottom with Left's (positive) to the left as Winning Ways draws them; Left's wall blue,
+// Right's red, one mast above the temperature.
+function thermograph(data) {
+  const top = Math.max(fraction(data.temperature), 0) + 1;
+  const corners = (wall) => {
+    const pieces = wall.map((p) => ({ from: fraction(p.from), slope: p.slope, value: fraction(p.value) }));
+    const points = pieces.map((p) => [p.value, p.from]);
+    const last = pieces[pieces.length - 1];
+    points.push([last.value + last.slope * (top - last.from), top]);
+    return points;
+  };
+  const left = corners(data.left_wall || []);
+  const right = corners(data.right_wall || []);
+  const values = [...left, ...right].map(([v]) => v).concat([0]);
+  const hi = Math.max(...values) + 0.5;
+  const lo = Math.min(...values) - 0.5;
+  const width = 320;
+  const height = 200;
+  const x = (v) => 20 + (hi - v) / (hi - lo) * (width - 40);
+  const y = (t) => height - 25 - (t + 1) / (top + 1) * (height - 45);
+  const svg = svgEl('svg', { viewBox: `0 0 ${width} ${height}`, width, class: 'thermograph' });
+  svg.append(svgEl('line', { x1: 10, y1: y(0), x2: width - 10, y2: y(0), stroke: '#999' }));
+  svg.append(svgEl('line', { x1: x(0), y1: y(-1), x2: x(0), y2: y(top), stroke: '#ccc', 'stroke-dasharray': '3 3' }));
+  const path = (points, colour, name) => svg.append(svgEl('polyline', {
+    points: points.map(([v, t]) => `${x(v)},${y(t)}`).join(' '),
+    fill: 'none', stroke: colour, 'stroke-width': 2.5, class: `wall ${name}`,
+  }));
+  path(left, EDGE_COLOURS.l, 'left');
+  path(right, EDGE_COLOURS.r, 'right');
+  svg.append(svgEl('text', { x: x(0) + 3, y: y(0) - 4, 'font-size': 10, fill: '#666' }, 't = 0'));
+  svg.append(svgEl('text', { x: width / 2, y: height - 6, 'text-anchor': 'middle', 'font-size': 11 },
+    `mean ${data.mean}, temperature ${data.temperature}`));
+  return el('figure', { class: 'thermograph' }, svg,
+    el('figcaption', { class: 'quiet' }, 'thermograph: Left\'s wall (blue) and Right\'s (red), values growing to the left'));
 }
 
 // ---------------------------------------------------------------- family pictures

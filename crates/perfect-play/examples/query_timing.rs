@@ -23,6 +23,7 @@ fn main() {
             seconds: None,
             cancel: Cancel::new(),
             admission: None,
+            progress: None,
         };
         let answer = || info.answer(&params, position, &budget).expect("an answer");
         let as_text = || answer().to_json().to_string();

@@ -21,6 +21,30 @@ pub struct Budget {
     /// Asked before work with an estimate starts (the server's lane for long answers).
     /// None: every estimate is admitted.
     pub admission: Option<Arc<dyn Admission>>,
+    /// Told how far long work has gone, for a front end's progress display. None: nobody
+    /// is shown.
+    pub progress: Option<Progress>,
+}
+
+/// A front end's progress display: called now and then by long work with what it counts
+/// and the count so far (`"regions valued", 4096`).
+#[derive(Clone)]
+pub struct Progress(pub Arc<ProgressFn>);
+
+/// What a [`Progress`] calls: what is counted, and the count.
+pub type ProgressFn = dyn Fn(&str, u64) + Send + Sync;
+
+impl std::fmt::Debug for Progress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Progress")
+    }
+}
+
+impl Progress {
+    /// Tells the display `count` of `what`.
+    pub fn report(&self, what: &str, count: u64) {
+        (self.0)(what, count);
+    }
 }
 
 /// Who decides whether work may start now, from its estimated time: a server keeps long

@@ -6,8 +6,9 @@ use crate::output::{self, Output};
 use crate::progress;
 use crate::{Io, WriteFailed};
 use perfect_play::impartial::{ComponentMove, HeapGame, Limits, Values};
-use perfect_play::registry::Side;
+use perfect_play::registry::answers::partizan_sum;
 use perfect_play::registry::answers::sum::{self, BYTES_PER_HEAP};
+use perfect_play::registry::{Side, find};
 use serde::Serialize;
 use std::io::Write;
 
@@ -139,7 +140,11 @@ fn describe_period(table: &Values, upto: u64) -> String {
 }
 
 pub fn sum(args: &SumArgs, budget: &Budget, quiet: bool) -> Result<Output, CommandError> {
-    let components = sum::parse_components(&args.components.join(" "))?;
+    let position = args.components.join(" ");
+    if partizan_sum::has_partizan_component(&position) {
+        return partizan(args, &position, budget);
+    }
+    let components = sum::parse_components(&position)?;
     let limits = limits(budget);
     if args.misere {
         let listed: Vec<String> = components
@@ -194,6 +199,72 @@ pub fn sum(args: &SumArgs, budget: &Budget, quiet: bool) -> Result<Output, Comma
     Ok(Output {
         text,
         json: report.answer.to_json(),
+    })
+}
+
+/// A sum with a partizan component: each component's canonical form, the sum's, who wins
+/// and every move of the player to move.
+fn partizan(args: &SumArgs, position: &str, budget: &Budget) -> Result<Output, CommandError> {
+    let info = find("sum").ok_or("the registry has no sum")?;
+    let params = info.params_from(&[
+        ("misere".into(), args.misere.to_string()),
+        ("to_move".into(), args.to_move.clone()),
+    ])?;
+    let answer = partizan_sum::answer(&params, position, budget)?;
+    let d = &answer.details;
+    let text_of = |v: &serde_json::Value| v.as_str().unwrap_or_default().to_string();
+    let mut text = String::new();
+    for (i, c) in d["components"].as_array().into_iter().flatten().enumerate() {
+        text.push_str(&format!(
+            "{:>3}. {} {} has value {}\n",
+            i + 1,
+            text_of(&c["game"]),
+            text_of(&c["position"]),
+            text_of(&c["value"])
+        ));
+    }
+    let player = if d["player"] == "right" {
+        "Right"
+    } else {
+        "Left"
+    };
+    text.push_str(&format!(
+        "The sum is {}.\n{}\nWhy: {}.\n",
+        text_of(&d["value"]),
+        output::result_sentence(Side::First, Some(player), answer.outcome, None, None),
+        text_of(&d["reason"])
+    ));
+    if answer.moves.is_empty() {
+        text.push_str(&format!("{player} has no move.\n"));
+    } else {
+        text.push_str(&format!("{player}'s moves, winning ones first:\n"));
+        for m in answer.moves.iter().take(12) {
+            text.push_str(&format!(
+                "  component {}: {:<12} {} (the sum becomes {})\n",
+                m.mv["component"],
+                text_of(&m.mv["move"]),
+                if m.outcome == perfect_play::Outcome::Win {
+                    "wins"
+                } else {
+                    "loses"
+                },
+                text_of(&m.details["value"])
+            ));
+        }
+        if answer.moves.len() > 12 {
+            text.push_str(&format!(
+                "  ... {} more (--json lists them all)\n",
+                answer.moves.len() - 12
+            ));
+        }
+    }
+    if let Some(line) = answer.best_line.as_ref().filter(|l| !l.is_empty()) {
+        let words: Vec<String> = line.iter().take(30).map(text_of).collect();
+        text.push_str(&format!("Best line: {}\n", output::list(&words)));
+    }
+    Ok(Output {
+        text,
+        json: answer.to_json(),
     })
 }
 

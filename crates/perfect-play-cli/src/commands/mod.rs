@@ -47,15 +47,27 @@ fn solve(
 
 /// Run the chosen subcommand and write its output.
 pub fn run(cli: &Cli, io: &mut Io<'_>) -> Result<(), CommandError> {
+    let quiet = cli.json || !io.progress;
+    // Work that counts as it goes (a partizan value's regions) shows a counter on a
+    // terminal; hidden under --json and when stderr is not a terminal.
+    let counter = crate::progress::counter(quiet);
+    let shown = counter.clone();
     let budget = Budget {
         memory_limit: cli.memory_limit,
         small: io.small_limits,
         seconds: None,
         cancel: perfect_play::budget::Cancel::new(),
         admission: None,
+        progress: Some(perfect_play::budget::Progress(std::sync::Arc::new(
+            move |what: &str, count: u64| {
+                shown.set_message(what.to_string());
+                shown.set_position(count);
+            },
+        ))),
     };
-    let quiet = cli.json || !io.progress;
-    let Some(output) = output_of(cli, &budget, quiet, io)? else {
+    let output = output_of(cli, &budget, quiet, io);
+    counter.finish_and_clear();
+    let Some(output) = output? else {
         return Ok(());
     };
     if cli.json {

@@ -28,6 +28,7 @@ from ._native import OverBudget, Solution
 __all__ = [
     "Game",
     "OverBudget",
+    "PartizanGame",
     "Solution",
     "can_i_win",
     "coins",
@@ -41,6 +42,7 @@ __all__ = [
     "solve_graph",
     "stones",
     "sum_of",
+    "value_of",
     "values",
 ]
 
@@ -62,6 +64,42 @@ class Game(Protocol):
     def moves(self, position: Any) -> Iterable[Any]: ...
     def play(self, position: Any, move: Any) -> Any: ...
     def result(self, position: Any) -> Optional[str]: ...
+
+
+@runtime_checkable
+class PartizanGame(Protocol):
+    """What ``value_of`` needs of a partizan game: each side's moves, as the positions they
+    lead to (hashable values, compared by ``==``).
+
+    An optional ``components(position)`` splits a position into independent regions whose
+    values add up (the regions are valued once each and remembered, so splitting pays).
+    """
+
+    def left_options(self, position: Any) -> Iterable[Any]: ...
+    def right_options(self, position: Any) -> Iterable[Any]: ...
+
+
+def value_of(game: PartizanGame, position: Any, *, to_move: str = "left",
+             memory_limit: MemoryLimit = None) -> dict:
+    """The value of ``position`` in your own partizan game, in Conway's sense.
+
+    ``game.left_options(p)`` and ``game.right_options(p)`` list the positions Left and Right
+    can move to. The answer is ``cgt``'s for the canonical form (``value``, ``outcome_class``,
+    ``first_player_wins`` for ``to_move``, stops, temperature, mean, thermograph, reduced form,
+    atomic weight ...) with ``left_moves`` and ``right_moves``: each option's ``position``,
+    its ``value`` and whether it ``wins`` for the side that moves there.
+
+    >>> class Stalk:       # a Hackenbush stalk: a string of "l" and "r" edges from the ground
+    ...     def left_options(self, s): return [s[:i] for i, e in enumerate(s) if e == "l"]
+    ...     def right_options(self, s): return [s[:i] for i, e in enumerate(s) if e == "r"]
+    >>> value_of(Stalk(), "lrr")["value"]
+    '1/4'
+
+    An exception a method raises comes back with the position noted; a line of play longer
+    than 100,000 moves raises ``ValueError``; more options than ``memory_limit`` holds raises
+    ``OverBudget``. Ctrl-C stops the work.
+    """
+    return _native.value_of(game, position, to_move, memory_limit)
 
 
 def _param_text(value: Any) -> str:

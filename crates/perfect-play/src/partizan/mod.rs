@@ -79,6 +79,14 @@ pub enum PartizanError {
     /// The work was cancelled (Ctrl-C, a client gone).
     #[error(transparent)]
     Cancelled(#[from] crate::budget::Cancelled),
+    /// A line of play longer than the valuer follows.
+    #[error(
+        "a line of play longer than {limit} moves: the value is refused (does every line of play end?)"
+    )]
+    TooDeep {
+        /// The deepest line followed.
+        limit: usize,
+    },
     /// A position could not be read.
     #[error("{0}")]
     Position(String),

@@ -4,7 +4,7 @@
 
 use super::PartizanError;
 use super::table::{GameId, GameTable, Side};
-use crate::budget::Cancel;
+use crate::budget::{Cancel, Progress};
 use rustc_hash::FxHashMap as HashMap;
 use std::hash::Hash;
 
@@ -37,6 +37,13 @@ pub struct Valuer<R: PartizanRules> {
     known: HashMap<R::Position, GameId>,
     /// Looked at every [`CANCEL_EVERY`] regions valued: Ctrl-C, a client gone, a budget.
     cancel: Option<Cancel>,
+    /// The deepest a line of play may go before the value is refused (each move is a
+    /// level of recursion): a game from outside, whose lines are not known to end soon,
+    /// is refused with [`PartizanError::TooDeep`] rather than overflowing the stack.
+    max_depth: usize,
+    depth: usize,
+    /// Told the regions valued every [`CANCEL_EVERY`] of them.
+    progress: Option<Progress>,
 }
 
 /// Regions valued between two looks at the cancel flag (each takes microseconds).
@@ -49,7 +56,23 @@ impl<R: PartizanRules> Valuer<R> {
             rules,
             known: HashMap::default(),
             cancel: None,
+            max_depth: usize::MAX,
+            depth: 0,
+            progress: None,
         }
+    }
+
+    /// The same valuer, telling `progress` (when there is one) how many regions it has
+    /// valued every [`CANCEL_EVERY`] of them.
+    #[must_use]
+    pub fn with_progress(self, progress: Option<Progress>) -> Valuer<R> {
+        Valuer { progress, ..self }
+    }
+
+    /// The same valuer, refusing lines of play deeper than `max_depth` moves.
+    #[must_use]
+    pub fn with_max_depth(self, max_depth: usize) -> Valuer<R> {
+        Valuer { max_depth, ..self }
     }
 
     /// A valuer that stops with [`PartizanError::Cancelled`] soon after `cancel` is raised.
@@ -108,20 +131,39 @@ impl<R: PartizanRules> Valuer<R> {
         if let Some(&v) = self.known.get(&region) {
             return Ok(v);
         }
-        if self.known.len().is_multiple_of(CANCEL_EVERY)
-            && let Some(cancel) = &self.cancel
-        {
-            cancel.check()?;
-        }
-        let mut sides = [Vec::new(), Vec::new()];
-        for (i, side) in [Side::Left, Side::Right].into_iter().enumerate() {
-            for option in self.rules.options(&region, side) {
-                sides[i].push(self.value(games, &option)?);
+        if self.known.len().is_multiple_of(CANCEL_EVERY) {
+            if let Some(cancel) = &self.cancel {
+                cancel.check()?;
+            }
+            if let Some(progress) = self.progress.as_ref().filter(|_| !self.known.is_empty()) {
+                progress.report("regions valued", self.known.len() as u64);
             }
         }
-        let [left, right] = sides;
+        if self.depth >= self.max_depth {
+            return Err(PartizanError::TooDeep {
+                limit: self.max_depth,
+            });
+        }
+        self.depth += 1;
+        let sides = self.options_valued(games, &region);
+        self.depth -= 1;
+        let [left, right] = sides?;
         let v = games.make(left, right)?;
         self.known.insert(region, v);
         Ok(v)
+    }
+
+    fn options_valued(
+        &mut self,
+        games: &mut GameTable,
+        region: &R::Position,
+    ) -> Result<[Vec<GameId>; 2], PartizanError> {
+        let mut sides = [Vec::new(), Vec::new()];
+        for (i, side) in [Side::Left, Side::Right].into_iter().enumerate() {
+            for option in self.rules.options(region, side) {
+                sides[i].push(self.value(games, &option)?);
+            }
+        }
+        Ok(sides)
     }
 }

@@ -108,6 +108,9 @@ pub enum View {
     Star,
     /// The position as text (a string of coins, a number, a range).
     Plain,
+    /// A partizan game's position drawn from its notation (a grid of rows joined by `|`, a
+    /// row of toads and frogs, Hackenbush stalks, pieces of cake), with its thermograph.
+    Partizan,
 }
 
 impl View {
@@ -126,6 +129,7 @@ impl View {
             View::Grid => "grid",
             View::Star => "star",
             View::Plain => "plain",
+            View::Partizan => "partizan",
         }
     }
 }
@@ -503,6 +507,15 @@ const TO_MOVE: Param = Param {
     help: "the player to move: left or right (the answer's first_player_wins and moves are theirs; the value is the same)",
 };
 
+/// The player to move in a sum with a partizan component.
+const SUM_TO_MOVE: Param = Param {
+    name: "to_move",
+    kind: ParamKind::Text,
+    required: false,
+    default: "left",
+    help: "with a partizan component, the player to move: left or right (the answer's first_player_wins and moves are theirs); impartial sums are the same for both",
+};
+
 /// How the partizan games are valued, for their commands' long help.
 const PARTIZAN_SOLVED_BY: &str = "The canonical form in Conway's sense (Winning Ways; Siegel, Combinatorial Game Theory): the position split into its independent regions, each region's value built from its options' values with dominated options removed and reversible ones bypassed, every value kept once in a table and cached across regions and positions; symmetric regions looked up once. From the value: who wins with either player to move, the stops, temperature, mean and thermograph, the reduced canonical form and the atomic weight; every move of each side with the value it leads to. Empty Domineering 5 x 6 takes about 9 s here; a time budget refuses a position estimated past it.";
 
@@ -758,16 +771,22 @@ pub const GAMES: &[GameInfo] = &[
     GameInfo {
         name: "sum",
         aliases: &[],
-        title: "Sum of impartial games",
-        description: "a sum of impartial heap games (GAME:HEAP each): who wins, and where to play",
+        title: "Sum of games",
+        description: "a sum of games (GAME:HEAP or GAME:POSITION each): who wins, and where to play; impartial heaps by their Grundy values, partizan positions by their canonical forms",
         view: View::Sum,
-        notation: "GAME:HEAP components, e.g. 0.77:10 grundy:12 nim:5",
-        move_notation: "component and count: 1 2 takes 2 from component 1",
-        params: &[MISERE],
-        examples: &[Example {
-            position: "0.77:10 grundy:12 squares:100 nim:5",
-            params: &[],
-        }],
+        notation: "GAME:HEAP or GAME:POSITION components, e.g. 0.77:10 grundy:12 nim:5, or domineering:..|.. clobber:xo nim:3",
+        move_notation: "component and count: 1 2 takes 2 from component 1; or component and move: component 1: a1-a2",
+        params: &[MISERE, SUM_TO_MOVE],
+        examples: &[
+            Example {
+                position: "0.77:10 grundy:12 squares:100 nim:5",
+                params: &[],
+            },
+            Example {
+                position: "domineering:...|... clobber:xox toads-and-frogs:tt.ff nim:2",
+                params: &[],
+            },
+        ],
         engine: None,
         answer: Some(answers::sum::answer),
         solved_by: "",
@@ -1323,7 +1342,7 @@ pub const GAMES: &[GameInfo] = &[
         aliases: &[],
         title: "Domineering",
         description: "partizan: Left places vertical dominoes, Right horizontal ones; who cannot place one loses (the canonical form, temperature and every move)",
-        view: View::Plain,
+        view: View::Partizan,
         notation: "rows joined by | as CGSuite writes them: . empty, # covered (..|.. is the 2 x 2 board)",
         move_notation: "the domino's two cells, column letter and row number from a1 at the top left (a1-a2)",
         params: &[TO_MOVE],
@@ -1346,7 +1365,7 @@ pub const GAMES: &[GameInfo] = &[
         aliases: &[],
         title: "Clobber",
         description: "partizan: a stone moves onto an adjacent enemy stone, which leaves the board; who cannot move loses",
-        view: View::Plain,
+        view: View::Partizan,
         notation: "rows joined by |: x Left's stones, o Right's, . empty (xox|ox.)",
         move_notation: "from-to, column letter and row number from a1 at the top left (b1-a1)",
         params: &[TO_MOVE],
@@ -1369,7 +1388,7 @@ pub const GAMES: &[GameInfo] = &[
         aliases: &[],
         title: "Konane",
         description: "partizan: a stone jumps an adjacent enemy stone into an empty cell, and may go on jumping the same way; who cannot move loses",
-        view: View::Plain,
+        view: View::Partizan,
         notation: "rows joined by |: x Left's stones, o Right's, . empty (xo.|.ox)",
         move_notation: "from-to, column letter and row number from a1 at the top left (a1-c1)",
         params: &[TO_MOVE],
@@ -1392,7 +1411,7 @@ pub const GAMES: &[GameInfo] = &[
         aliases: &[],
         title: "Amazons",
         description: "partizan: an amazon moves like a queen, then shoots an arrow like one, burning the cell it lands on; who cannot move loses",
-        view: View::Plain,
+        view: View::Partizan,
         notation: "rows joined by |: x Left's amazons, o Right's, # burnt, . empty (x...|o...)",
         move_notation: "from-to-arrow, column letter and row number from a1 at the top left (a1-c1-d2)",
         params: &[TO_MOVE],
@@ -1415,7 +1434,7 @@ pub const GAMES: &[GameInfo] = &[
         aliases: &[],
         title: "Toads and Frogs",
         description: "partizan: toads (Left) step or jump a frog rightwards, frogs (Right) leftwards, into an empty cell; who cannot move loses",
-        view: View::Plain,
+        view: View::Partizan,
         notation: "one row: t toads, f frogs, . empty (ttt..fff)",
         move_notation: "from-to, cells counted from 1 at the left (3-4)",
         params: &[TO_MOVE],
@@ -1438,7 +1457,7 @@ pub const GAMES: &[GameInfo] = &[
         aliases: &[],
         title: "Hackenbush",
         description: "partizan: cut one of your edges (blue for Left, red for Right, green for either); every edge no longer connected to the ground falls; who cannot cut loses",
-        view: View::Plain,
+        view: View::Partizan,
         notation: "stalks from the ground up, joined by ,: l Left's (blue) edges, r Right's (red), e green (lrlrrllr,e); or any graph as an edge list, U V COLOUR an edge, edges apart by ; or new lines, g the ground (g a l; a b r; b g e); @PATH reads it from a file",
         move_notation: "stalk:edge for stalks, both counted from 1, edges from the ground (1:3); eN for a graph, its N-th edge as the answer writes the graph back (e2)",
         params: &[TO_MOVE],
@@ -1465,7 +1484,7 @@ pub const GAMES: &[GameInfo] = &[
         aliases: &[],
         title: "Cutcake",
         description: "partizan: Left cuts a piece of cake along a vertical line, Right along a horizontal one; who cannot cut loses",
-        view: View::Plain,
+        view: View::Partizan,
         notation: "pieces WxH joined by + (4x3+2x2)",
         move_notation: "WxH@a: a W x H piece cut after its a-th column (Left) or row (Right)",
         params: &[TO_MOVE],

@@ -8,6 +8,7 @@ pub mod engine;
 pub mod nim;
 pub mod octal;
 pub mod partizan;
+pub mod partizan_sum;
 pub mod puzzles;
 pub mod stones;
 pub mod subtraction;

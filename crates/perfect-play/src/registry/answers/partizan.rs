@@ -20,7 +20,7 @@ use crate::registry::{Answer, MoveValue, Params, QueryError, Side};
 use serde_json::{Map, Value, json};
 
 /// Memory for the table of canonical forms when no limit is given.
-const DEFAULT_MEMORY: u64 = 1 << 30;
+pub(super) const DEFAULT_MEMORY: u64 = 1 << 30;
 
 /// The longest best line followed (every move fills a cell or cuts an edge, so lines end;
 /// this bounds the answer's length on large boards).
@@ -37,7 +37,7 @@ impl From<PartizanError> for QueryError {
 }
 
 /// The player named by the `to_move` parameter.
-fn player(params: &Params) -> Result<Player, QueryError> {
+pub(super) fn player(params: &Params) -> Result<Player, QueryError> {
     match params.text("to_move").unwrap_or("left") {
         "left" | "l" | "" => Ok(Player::Left),
         "right" | "r" => Ok(Player::Right),
@@ -48,7 +48,7 @@ fn player(params: &Params) -> Result<Player, QueryError> {
     }
 }
 
-fn player_name(p: Player) -> &'static str {
+pub(super) fn player_name(p: Player) -> &'static str {
     match p {
         Player::Left => "left",
         Player::Right => "right",
@@ -57,7 +57,7 @@ fn player_name(p: Player) -> &'static str {
 
 /// What a game's answer needs beyond its rules: how a position is written and how a move
 /// from one position to another is named.
-trait Played: PartizanRules {
+pub(super) trait Played: PartizanRules {
     /// The registry's name.
     const NAME: &'static str;
     /// The position written back in the game's notation.
@@ -310,7 +310,8 @@ fn answer_of<R: Played + Copy>(
     budget.admit(estimate)?;
     budget.cancel.check()?;
     let mut games = GameTable::with_limit(report::forms_within(budget.memory(DEFAULT_MEMORY)));
-    let mut valuer = Valuer::with_cancel(rules, budget.cancel.clone());
+    let mut valuer =
+        Valuer::with_cancel(rules, budget.cancel.clone()).with_progress(budget.progress.clone());
     let g = valuer.value(&mut games, &position)?;
     let told: ValueReport = report::report(&mut games, g, to_move)?;
     let rules = *valuer.rules();
@@ -395,7 +396,7 @@ fn answer_of<R: Played + Copy>(
 }
 
 /// The value's own fields, as `cgt --json` names them.
-fn report_details(told: &ValueReport) -> Map<String, Value> {
+pub(super) fn report_details(told: &ValueReport) -> Map<String, Value> {
     let mut details = Map::new();
     let json = told.to_json();
     details.insert("player".into(), json!(player_name(told.to_move)));

@@ -85,11 +85,15 @@ pub fn query_error(e: ImpartialError, budget: &Budget) -> QueryError {
     }
 }
 
-/// The registry's answer: `position` the components, `misere`.
+/// The registry's answer: `position` the components, `misere`; with a partizan component,
+/// [`super::partizan_sum::answer`] (`to_move` Left or Right).
 ///
 /// # Errors
 /// A component not accepted, or work over the budget.
 pub fn answer(params: &Params, position: &str, budget: &Budget) -> Result<Answer, QueryError> {
+    if super::partizan_sum::has_partizan_component(position) {
+        return super::partizan_sum::answer(params, position, budget);
+    }
     let components = parse_components(position)?;
     let limits = limits(budget);
     if params.text("misere") == Some("true") {
