@@ -93,6 +93,8 @@ struct Node {
     number: Option<Dyadic>,
     /// `Some((x, n))` when the game is `x + *n` (n >= 1; the number x may be 0).
     star_shift: Option<(Dyadic, u32)>,
+    /// `Some((x, n, m))` when the game is `x + n.^ + *m` with n != 0 (ups; downs for n < 0).
+    up_star: Option<(Dyadic, i64, u32)>,
     birthday: u64,
 }
 
@@ -171,6 +173,7 @@ impl GameTable {
             right: Box::new([]),
             number: Some(Dyadic::ZERO),
             star_shift: None,
+            up_star: None,
             birthday: 0,
         });
         table.numbers.insert(Dyadic::ZERO, GameId::ZERO);
@@ -212,6 +215,7 @@ impl GameTable {
             right: Box::new([]),
             number: Some(x),
             star_shift: None,
+            up_star: None,
             birthday: x.birthday(),
         });
         self.numbers.insert(x, id);
@@ -243,19 +247,84 @@ impl GameTable {
         Ok(id)
     }
 
-    /// `n` ups (`n` negative: downs): `^ = {0|*}`, `(n+1).^ = {0 | n.^ + *}` as the sum.
+    /// `n` ups (`n` negative: downs).
     ///
     /// # Errors
     /// A full table.
     pub fn ups(&mut self, n: i64) -> Result<GameId, PartizanError> {
-        let star = self.nimber(1)?;
-        let up = self.make(vec![GameId::ZERO], vec![star])?;
-        let one = if n < 0 { self.neg(up) } else { up };
-        let mut total = GameId::ZERO;
-        for _ in 0..n.unsigned_abs() {
-            total = self.sum(total, one)?;
+        self.number_up_star(Dyadic::ZERO, n, 0)
+    }
+
+    /// `x + n.^ + *m`, built as its canonical form stands, one up at a time: with
+    /// `c(i) = m xor (n mod 2) xor (i mod 2)`, `G(0) = x + *c(0)` and, for i = 1 .. n,
+    /// `G(i) = {x | G(i-1)}`, except `{x, x* | x}` when i = 1 and c(1) = 1 (that is `x^*`);
+    /// downs are the mirror image (CGSuite builds them so; Siegel, *Combinatorial Game
+    /// Theory*, II.4-5). Costs one entry per up, where adding ups one by one costs sums of
+    /// ever larger forms.
+    ///
+    /// # Errors
+    /// A full table.
+    pub fn number_up_star(&mut self, x: Dyadic, n: i64, m: u32) -> Result<GameId, PartizanError> {
+        let number = self.number(x)?;
+        let parity = (n.unsigned_abs() & 1) as u32;
+        let star = self.nimber(m ^ parity)?;
+        let mut g = self.sum(number, star)?;
+        for i in 1..=n.unsigned_abs() {
+            let c = m ^ parity ^ (i & 1) as u32;
+            let (left, right) = if i == 1 && c == 1 {
+                let star = self.nimber(1)?;
+                let x_star = self.sum(number, star)?;
+                (vec![number, x_star], vec![number])
+            } else {
+                (vec![number], vec![g])
+            };
+            // Downs: the mirror image, each side's options the other's.
+            g = if n > 0 {
+                self.intern(left, right)?
+            } else {
+                self.intern(right, left)?
+            };
         }
-        Ok(total)
+        Ok(g)
+    }
+
+    /// `(x, n, m)` when the game is `x + n.^ + *m` (a number: n = m = 0; a number plus a
+    /// nimber: n = 0), known as such when entered.
+    #[must_use]
+    pub fn as_number_up_star(&self, g: GameId) -> Option<(Dyadic, i64, u32)> {
+        if let Some((x, m)) = self.number_and_nimber(g) {
+            return Some((x, 0, m));
+        }
+        self.nodes[g.index()].up_star
+    }
+
+    /// Whether sorted options `left | right` are those [`GameTable::number_up_star`] builds:
+    /// then the game is `x + n.^ + *m`.
+    fn up_star_of(&self, left: &[GameId], right: &[GameId]) -> Option<(Dyadic, i64, u32)> {
+        let number_of = |g: GameId| self.as_number(g);
+        match (left, right) {
+            // {x | x + k.^ + *c} = x + (k+1).^ + *(c xor 1), k >= 0, not {x | x}.
+            ([a], [b]) if let Some(x) = number_of(*a) => {
+                let (y, k, c) = self.as_number_up_star(*b)?;
+                (y == x && k >= 0 && (k, c) != (0, 0)).then_some((x, k + 1, c ^ 1))
+            }
+            ([b], [a]) if let Some(x) = number_of(*a) => {
+                let (y, k, c) = self.as_number_up_star(*b)?;
+                (y == x && k <= 0 && (k, c) != (0, 0)).then_some((x, k - 1, c ^ 1))
+            }
+            // {x, x* | x} = x^*, {x | x, x*} = xv*.
+            ([l1, l2], [r]) | ([r], [l1, l2]) => {
+                let x = number_of(*r)?;
+                let parts = [self.as_number_up_star(*l1)?, self.as_number_up_star(*l2)?];
+                let mut stars: Vec<u32> = parts
+                    .iter()
+                    .map(|&(y, k, c)| (y == x && k == 0).then_some(c))
+                    .collect::<Option<_>>()?;
+                stars.sort_unstable();
+                (stars == [0, 1]).then_some((x, if left.len() == 2 { 1 } else { -1 }, 1))
+            }
+            _ => None,
+        }
     }
 
     /// The number this game equals, if it is one.
@@ -615,12 +684,18 @@ impl GameTable {
             .max()
             .unwrap_or(0);
         let star_shift = self.star_shift_of(&key.0, &key.1);
+        let up_star = if star_shift.is_none() {
+            self.up_star_of(&key.0, &key.1)
+        } else {
+            None
+        };
         let id = GameId(self.nodes.len() as u32);
         self.nodes.push(Node {
             left: key.0.clone(),
             right: key.1.clone(),
             number: None,
             star_shift,
+            up_star,
             birthday,
         });
         self.by_options.insert(key, id);
@@ -653,6 +728,16 @@ impl GameTable {
                 let number = self.number(x.checked_add(y).ok_or(PartizanError::TooLarge)?)?;
                 let star = self.nimber(a ^ b)?;
                 self.sum(number, star)?
+            }
+            // Numbers, ups and nimbers each: x + n.^ + *a plus y + k.^ + *b is
+            // (x + y) + (n + k).^ + *(a xor b), built directly.
+            (_, _)
+                if let (Some((x, n, a)), Some((y, k, b))) =
+                    (self.as_number_up_star(g), self.as_number_up_star(h))
+                    && (n != 0 || k != 0) =>
+            {
+                let number = x.checked_add(y).ok_or(PartizanError::TooLarge)?;
+                self.number_up_star(number, n + k, a ^ b)?
             }
             // Number translation: x + H = {x + H^L | x + H^R} when H is not a number.
             (Some(_), None) => self.translate(g, h)?,

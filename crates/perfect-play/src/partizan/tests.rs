@@ -572,3 +572,72 @@ fn graphs_value(games: &mut GameTable, text: &str) -> GameId {
         .value(games, &hackenbush::parse_graph(text).unwrap())
         .unwrap()
 }
+
+/// The textbook sum of two trees: each player moves in one of them.
+fn tree_sum(g: &Tree, h: &Tree) -> Tree {
+    let mut left: Vec<Tree> = g.left.iter().map(|gl| tree_sum(gl, h)).collect();
+    left.extend(h.left.iter().map(|hl| tree_sum(g, hl)));
+    let mut right: Vec<Tree> = g.right.iter().map(|gr| tree_sum(gr, h)).collect();
+    right.extend(h.right.iter().map(|hr| tree_sum(g, hr)));
+    textbook_canonical(left, right)
+}
+
+/// Numbers, ups and nimbers built at once (as CGSuite builds them) are the textbook sums
+/// of their parts, are known as such when entered, and add part by part.
+#[test]
+fn numbers_ups_and_nimbers_are_built_whole_and_add_part_by_part() {
+    let zero = Tree {
+        left: vec![],
+        right: vec![],
+    };
+    let one = Tree {
+        left: vec![zero.clone()],
+        right: vec![],
+    };
+    let half = textbook_canonical(vec![zero.clone()], vec![one.clone()]);
+    let minus_one = Tree {
+        left: vec![],
+        right: vec![zero.clone()],
+    };
+    let mut nimbers = vec![zero.clone()];
+    for _ in 0..3 {
+        let below = nimbers.clone();
+        nimbers.push(Tree {
+            left: below.clone(),
+            right: below,
+        });
+    }
+    let up = textbook_canonical(vec![zero.clone()], vec![nimbers[1].clone()]);
+    let down = textbook_canonical(vec![nimbers[1].clone()], vec![zero.clone()]);
+    let mut games = GameTable::new();
+    for (x, x_tree) in [
+        (Dyadic::ZERO, &zero),
+        (Dyadic::new(1, 1).unwrap(), &half),
+        (Dyadic::integer(-1).unwrap(), &minus_one),
+    ] {
+        for n in -3i64..=3 {
+            for m in 0u32..4 {
+                let mut tree = tree_sum(x_tree, &nimbers[m as usize]);
+                for _ in 0..n.unsigned_abs() {
+                    tree = tree_sum(&tree, if n > 0 { &up } else { &down });
+                }
+                let g = games.number_up_star(x, n, m).unwrap();
+                assert_eq!(as_tree(&mut games, g), tree, "{x} {n} {m}");
+                assert_eq!(games.as_number_up_star(g), Some((x, n, m)), "{x} {n} {m}");
+            }
+        }
+    }
+    // Part by part.
+    let a = games
+        .number_up_star(Dyadic::new(1, 1).unwrap(), 3, 2)
+        .unwrap();
+    let b = games.number_up_star(Dyadic::ZERO, -5, 3).unwrap();
+    let s = games.sum(a, b).unwrap();
+    assert_eq!(
+        games.as_number_up_star(s),
+        Some((Dyadic::new(1, 1).unwrap(), -2, 1))
+    );
+    // A value met in play is known as one: tft.tff (Toads and Frogs) is ^.
+    let g = position_value(&mut games, "toads-and-frogs", "tft.tff");
+    assert_eq!(games.as_number_up_star(g), Some((Dyadic::ZERO, 1, 0)));
+}
