@@ -6,7 +6,7 @@
 //! with a large stack and refuses lines deeper than [`MAX_DEPTH`]; it takes the GIL for each
 //! call into the game only, so the calling thread can look for Ctrl-C between calls.
 
-use super::{PyPosition, bug, noted, run_cancellable};
+use super::{PyPosition, bug, noted};
 use perfect_play::budget::Cancel;
 use perfect_play::partizan::{
     GameTable, PartizanError, PartizanRules, Side as Player, Valuer, answer, notation,
@@ -18,6 +18,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 
 /// The longest line of play followed (a level of recursion each).
 pub const MAX_DEPTH: usize = 100_000;
@@ -69,7 +70,9 @@ impl PyRules {
 
     /// The positions `method` lists from `position`, keyed by their hash.
     fn list(&self, method: &Py<PyAny>, name: &str, position: &PyPosition) -> Vec<PyPosition> {
-        if self.failed() {
+        // Once stopped (an error, Ctrl-C), the game is not called again: the valuer runs
+        // out quickly to its next look at the cancel flag.
+        if self.failed() || self.cancel.is_cancelled() {
             return Vec::new();
         }
         Python::attach(|py| {
@@ -140,6 +143,50 @@ fn value_error(e: PartizanError) -> PyErr {
         e @ PartizanError::TooManyGames { .. } => super::OverBudget::new_err(e.to_string()),
         e => super::query_error(QueryError::from(e)),
     }
+}
+
+/// Runs `work` on a thread of its own with a large stack while this thread, the GIL
+/// released, looks for Ctrl-C every 20 ms: a signal raises `cancel`, and its exception is
+/// raised once the work has stopped. The work takes the GIL for each call into the game, so
+/// this thread waits for it with the GIL released, on a signal too.
+fn value_on_a_thread(
+    py: Python<'_>,
+    cancel: &Cancel,
+    work: impl FnOnce() -> PyResult<Found> + Send,
+) -> PyResult<Found> {
+    std::thread::scope(|scope| {
+        let worker = std::thread::Builder::new()
+            .name("perfect-play partizan".into())
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(scope, work)
+            .map_err(|e| {
+                super::OverBudget::new_err(format!("no thread to value the game on: {e}"))
+            })?;
+        let mut signal = None;
+        loop {
+            let done = py.detach(|| {
+                let deadline = std::time::Instant::now() + Duration::from_millis(20);
+                while !worker.is_finished() && std::time::Instant::now() < deadline {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                worker.is_finished()
+            });
+            if done {
+                break;
+            }
+            if signal.is_none()
+                && let Err(e) = py.check_signals()
+            {
+                cancel.cancel();
+                signal = Some(e);
+            }
+        }
+        let found = worker.join().map_err(|_| bug())?;
+        match signal {
+            Some(e) => Err(e),
+            None => found,
+        }
+    })
 }
 
 /// Values `position` and every move from it, on the calling thread (the valuing thread).
@@ -254,19 +301,7 @@ pub fn value_of(
         object: position.unbind(),
         hash,
     };
-    let found = run_cancellable(py, &cancel, move || {
-        std::thread::scope(|scope| {
-            std::thread::Builder::new()
-                .name("perfect-play partizan".into())
-                .stack_size(STACK_BYTES)
-                .spawn_scoped(scope, move || find(rules, start, to_move, memory))
-                .map_err(|e| {
-                    super::OverBudget::new_err(format!("no thread to value the game on: {e}"))
-                })?
-                .join()
-                .map_err(|_| bug())?
-        })
-    })??;
+    let found = value_on_a_thread(py, &cancel, move || find(rules, start, to_move, memory))?;
     let report = pythonize::pythonize(py, &found.report).map_err(|e| {
         pyo3::exceptions::PyRuntimeError::new_err(format!("the answer as a dict: {e}"))
     })?;

@@ -133,3 +133,22 @@ def test_a_long_line_of_play_is_followed():
             return []
 
     assert pp.value_of(Countdown(), 50_000)["value"] == "50000"
+
+
+def test_ctrl_c_stops_the_work_and_raises_keyboard_interrupt():
+    import _thread
+    import threading
+    import time
+
+    class Slow(Domineering):
+        def left_options(self, rows):
+            time.sleep(0.0005)
+            return super().left_options(rows)
+
+    threading.Timer(0.3, _thread.interrupt_main).start()
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        pp.value_of(Slow(), ("....",) * 5)
+    assert time.monotonic() - started < 10
+    # The work stopped cleanly: the next call answers.
+    assert pp.value_of(Domineering(), ("..", ".."))["value"] == "+-1"

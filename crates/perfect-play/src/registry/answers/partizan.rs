@@ -345,7 +345,6 @@ fn answer_of<R: Played + Copy>(
         listed.sort_by_key(|m| !m["wins"].as_bool().unwrap_or(false));
         sides.insert(format!("{}_moves", player_name(side)), Value::Array(listed));
     }
-    mover_moves.sort_by_key(|m| m.outcome != Outcome::Win);
     // One line of perfect play: a winning move while there is one, else the first move.
     let mut line = Vec::new();
     let (mut at, mut side) = (position.clone(), to_move);
@@ -367,16 +366,37 @@ fn answer_of<R: Played + Copy>(
         at = option;
         side = side.other();
     }
+    let mut details = report_details(&told);
+    details.extend(sides);
+    Ok(valued_answer(
+        R::NAME,
+        shown,
+        &told,
+        mover_moves,
+        line,
+        details,
+    ))
+}
+
+/// The answer of a partizan position or sum from its value's report, the mover's moves
+/// (winning ones first), a line of play and the details.
+pub(super) fn valued_answer(
+    game: &'static str,
+    position: String,
+    told: &ValueReport,
+    mut mover_moves: Vec<MoveValue>,
+    line: Vec<Value>,
+    details: Map<String, Value>,
+) -> Answer {
+    mover_moves.sort_by_key(|m| m.outcome != Outcome::Win);
     let winning: Vec<Value> = mover_moves
         .iter()
         .filter(|m| m.outcome == Outcome::Win)
         .map(|m| m.mv.clone())
         .collect();
-    let mut details = report_details(&told);
-    details.extend(sides);
-    Ok(Answer {
-        game: R::NAME,
-        position: shown,
+    Answer {
+        game,
+        position,
         to_move: Side::First,
         outcome: if told.first_player_wins() {
             Outcome::Win
@@ -392,7 +412,7 @@ fn answer_of<R: Played + Copy>(
         best_line: Some(line),
         method: "canonical form".into(),
         details,
-    })
+    }
 }
 
 /// The value's own fields, as `cgt --json` names them.

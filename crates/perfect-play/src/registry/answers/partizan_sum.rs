@@ -3,7 +3,7 @@
 //! impartial heap of Grundy value g is the nimber *g), and every move of each side in each
 //! component valued by the sum it leaves.
 
-use super::partizan::{DEFAULT_MEMORY, Played, player, player_name, report_details};
+use super::partizan::{DEFAULT_MEMORY, Played, player, player_name, report_details, valued_answer};
 use super::sum::{self, BYTES_PER_HEAP};
 use crate::Outcome;
 use crate::budget::Budget;
@@ -13,7 +13,7 @@ use crate::partizan::{
     GameId, GameTable, Side as Player, Valuer, amazons, clobber, cutcake, domineering, hackenbush,
     konane, notation, toads_and_frogs,
 };
-use crate::registry::{Answer, MoveValue, Params, QueryError, Side, find};
+use crate::registry::{Answer, MoveValue, Params, QueryError, find};
 use serde_json::{Map, Value, json};
 
 /// The largest heap of an impartial component in a sum with partizan ones: its moves are
@@ -423,32 +423,15 @@ pub fn answer(params: &Params, position: &str, budget: &Budget) -> Result<Answer
         listed.sort_by_key(|m| !m["wins"].as_bool().unwrap_or(false));
         details.insert(format!("{}_moves", player_name(side)), Value::Array(listed));
     }
-    mover_moves.sort_by_key(|m| m.outcome != Outcome::Win);
     let line = best_line(&mut parts, &mut games, &values, to_move)?;
-    let winning: Vec<Value> = mover_moves
-        .iter()
-        .filter(|m| m.outcome == Outcome::Win)
-        .map(|m| m.mv.clone())
-        .collect();
-    Ok(Answer {
-        game: "sum",
-        position: shown,
-        to_move: Side::First,
-        outcome: if told.first_player_wins() {
-            Outcome::Win
-        } else {
-            Outcome::Loss
-        },
-        first_player_wins: told.first_player_wins(),
-        remoteness: None,
-        winning_moves_total: json!(winning.len()),
-        winning_moves: winning,
-        moves: mover_moves,
-        moves_complete: true,
-        best_line: Some(line),
-        method: "canonical form".into(),
+    Ok(valued_answer(
+        "sum",
+        shown,
+        &told,
+        mover_moves,
+        line,
         details,
-    })
+    ))
 }
 
 /// One line of perfect play: a winning move while the player to move has one, else the
