@@ -490,50 +490,12 @@ pub struct NumberUpStar {
 /// reads as many.
 const MAX_UPS_SHOWN: u64 = 64;
 
-/// `g` as a number, ups and a nimber, when it is one (found by trying each candidate).
+/// `g` as a number, ups and a nimber, when it is one: the table knows such a form when it
+/// enters ([`GameTable::as_number_up_star`]).
 pub fn number_up_star(games: &mut GameTable, g: GameId) -> Option<NumberUpStar> {
-    if let Some(x) = games.as_number(g) {
-        return Some(NumberUpStar {
-            number: x,
-            ups: 0,
-            nimber: 0,
-        });
-    }
-    if let Some(nimber) = games.as_nimber(g) {
-        return Some(NumberUpStar {
-            number: Dyadic::ZERO,
-            ups: 0,
-            nimber,
-        });
-    }
-    let (left, right) = games.stops(g);
-    if left != right {
-        return None;
-    }
-    let x = games.number(left.negative()).ok()?;
-    let rest = games.sum(g, x).ok()?;
-    if let Some(nimber) = games.as_nimber(rest) {
-        return Some(NumberUpStar {
-            number: left,
-            ups: 0,
-            nimber,
-        });
-    }
-    // An infinitesimal x-free part ^n*m has atomic weight n: the ups are read off it and
-    // what is left must be a nimber (no search over candidates, whatever the birthday).
-    let weight = games.atomic_weight(rest).ok()??;
-    let ups = games
-        .as_number(weight)
-        .filter(|w| w.is_integer())?
-        .numerator();
-    if ups == 0 || ups.unsigned_abs() > MAX_UPS_SHOWN {
-        return None;
-    }
-    let u = games.ups(ups).ok()?;
-    let star = games.difference(rest, u).ok()?;
-    let nimber = games.as_nimber(star)?;
-    Some(NumberUpStar {
-        number: left,
+    let (number, ups, nimber) = games.as_number_up_star(g)?;
+    (ups.unsigned_abs() <= MAX_UPS_SHOWN).then_some(NumberUpStar {
+        number,
         ups,
         nimber,
     })

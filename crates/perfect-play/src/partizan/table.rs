@@ -91,9 +91,8 @@ struct Node {
     left: Box<[GameId]>,
     right: Box<[GameId]>,
     number: Option<Dyadic>,
-    /// `Some((x, n))` when the game is `x + *n` (n >= 1; the number x may be 0).
-    star_shift: Option<(Dyadic, u32)>,
-    /// `Some((x, n, m))` when the game is `x + n.^ + *m` with n != 0 (ups; downs for n < 0).
+    /// `Some((x, n, m))` when the game, not a number, is `x + n.^ + *m` (ups; downs for
+    /// n < 0; n = 0: a number plus a nimber, m >= 1; the number x may be 0).
     up_star: Option<(Dyadic, i64, u32)>,
     birthday: u64,
 }
@@ -172,7 +171,6 @@ impl GameTable {
             left: Box::new([]),
             right: Box::new([]),
             number: Some(Dyadic::ZERO),
-            star_shift: None,
             up_star: None,
             birthday: 0,
         });
@@ -214,7 +212,6 @@ impl GameTable {
             left: Box::new([]),
             right: Box::new([]),
             number: Some(x),
-            star_shift: None,
             up_star: None,
             birthday: x.birthday(),
         });
@@ -292,8 +289,8 @@ impl GameTable {
     /// nimber: n = 0), known as such when entered.
     #[must_use]
     pub fn as_number_up_star(&self, g: GameId) -> Option<(Dyadic, i64, u32)> {
-        if let Some((x, m)) = self.number_and_nimber(g) {
-            return Some((x, 0, m));
+        if let Some(x) = self.as_number(g) {
+            return Some((x, 0, 0));
         }
         self.nodes[g.index()].up_star
     }
@@ -339,17 +336,18 @@ impl GameTable {
         if g == GameId::ZERO {
             return Some(0);
         }
-        self.nodes[g.index()]
-            .star_shift
-            .and_then(|(x, n)| (x == Dyadic::ZERO).then_some(n))
+        match self.nodes[g.index()].up_star {
+            Some((x, 0, n)) if x == Dyadic::ZERO => Some(n),
+            _ => None,
+        }
     }
 
     /// `(x, n)` when the game is the number `x` plus the nimber `*n` (n = 0: a number).
     fn number_and_nimber(&self, g: GameId) -> Option<(Dyadic, u32)> {
-        if let Some(x) = self.as_number(g) {
-            return Some((x, 0));
+        match self.as_number_up_star(g)? {
+            (x, 0, m) => Some((x, m)),
+            _ => None,
         }
-        self.nodes[g.index()].star_shift
     }
 
     /// Whether sorted options `left | right` are `x, x*, ..., x*(n-1)` on both sides: then
@@ -683,18 +681,15 @@ impl GameTable {
             .map(|&o| self.birthday(o))
             .max()
             .unwrap_or(0);
-        let star_shift = self.star_shift_of(&key.0, &key.1);
-        let up_star = if star_shift.is_none() {
-            self.up_star_of(&key.0, &key.1)
-        } else {
-            None
+        let up_star = match self.star_shift_of(&key.0, &key.1) {
+            Some((x, n)) => Some((x, 0, n)),
+            None => self.up_star_of(&key.0, &key.1),
         };
         let id = GameId(self.nodes.len() as u32);
         self.nodes.push(Node {
             left: key.0.clone(),
             right: key.1.clone(),
             number: None,
-            star_shift,
             up_star,
             birthday,
         });

@@ -516,11 +516,16 @@ pub fn cutcake(params: &Params, position: &str, budget: &Budget) -> Result<Answe
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::registry::find;
 
-    fn answer(game: &str, position: &str, to_move: &str) -> Answer {
+    /// The registry's answer for `position` of `game` with `to_move` to move.
+    pub(in crate::registry::answers) fn answer(
+        game: &str,
+        position: &str,
+        to_move: &str,
+    ) -> Answer {
         let info = find(game).unwrap();
         let params = info
             .params_from(&[("to_move".into(), to_move.into())])

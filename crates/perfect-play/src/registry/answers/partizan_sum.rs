@@ -373,27 +373,39 @@ pub fn answer(params: &Params, position: &str, budget: &Budget) -> Result<Answer
     }
     details.insert("misere".into(), json!(false));
     details.insert("components".into(), json!(components));
-    // Every move of each side, in each component, valued by the sum it leaves.
-    let mut other_has_move = Vec::with_capacity(parts.len());
-    for p in &mut parts {
-        other_has_move.push(!p.moves(&mut games, to_move.other())?.is_empty());
+    // Every move of each side, in each component, valued by the sum it leaves: each
+    // component's words and moves found once.
+    let words: Vec<String> = parts.iter().map(|p| p.words()).collect();
+    let side_index = |side: Player| usize::from(side == Player::Right);
+    let mut moves = [Vec::new(), Vec::new()];
+    for side in [Player::Left, Player::Right] {
+        for p in &mut parts {
+            moves[side_index(side)].push(p.moves(&mut games, side)?);
+        }
     }
+    let other_has_move: Vec<bool> = moves[side_index(to_move.other())]
+        .iter()
+        .map(|m| !m.is_empty())
+        .collect();
     let mut mover_moves = Vec::new();
     for side in [Player::Left, Player::Right] {
         let mut listed = Vec::new();
-        for i in 0..parts.len() {
+        for (i, part_moves) in std::mem::take(&mut moves[side_index(side)])
+            .into_iter()
+            .enumerate()
+        {
             // Equal components have equal moves: the first one's are listed (as in a sum
             // of heaps).
-            if (0..i).any(|j| parts[j].words() == parts[i].words()) {
+            if words[..i].contains(&words[i]) {
                 continue;
             }
-            for m in parts[i].moves(&mut games, side)? {
+            for m in part_moves {
                 let after = total(&mut games, &values, Some((i, m.value)))?;
                 let wins = !games.outcome(after).first_player_wins(side.other());
                 let value = notation::show(&mut games, after);
-                let mut words: Vec<String> = parts.iter().map(|p| p.words()).collect();
-                words[i] = m.words;
-                let after_position = words.join(" ");
+                let mut after_words = words.clone();
+                after_words[i] = m.words;
+                let after_position = after_words.join(" ");
                 listed.push(json!({
                     "component": i + 1,
                     "move": m.name,
@@ -476,14 +488,7 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    fn ask(game: &str, position: &str, to_move: &str) -> Answer {
-        let info = find(game).unwrap();
-        let params = info
-            .params_from(&[("to_move".into(), to_move.into())])
-            .unwrap();
-        info.answer(&params, position, &Budget::default())
-            .unwrap_or_else(|e| panic!("{game} {position}: {e}"))
-    }
+    use crate::registry::answers::partizan::tests::answer as ask;
 
     fn winning_count(a: &Answer, side: &str) -> usize {
         a.details[&format!("{side}_moves")]
