@@ -164,7 +164,10 @@ impl Book {
 impl<G: ScoreGame> Search<G> {
     /// The exact score of every position in `positions`, deepest first (so that the
     /// shallower ones find their subtrees in the table), `progress` told after each with the
-    /// count done. The scores come back in the order of `positions`.
+    /// count done. A position whose moves all lead to positions scored already (or end the
+    /// game) takes the best of them, without a search: in a book, every position but the
+    /// deepest ones. `scored` holds scores known before, by key (a build resumed). The
+    /// scores come back in the order of `positions`.
     ///
     /// # Errors
     /// [`Stopped`] when the limits end a search; the scores found before are lost only to
@@ -172,14 +175,34 @@ impl<G: ScoreGame> Search<G> {
     pub fn score_all(
         &self,
         positions: &[G::Position],
+        scored: &std::collections::HashMap<u64, i32>,
         limits: &Limits,
         progress: &mut dyn FnMut(usize, i32),
     ) -> Result<Vec<i32>, Stopped> {
+        let game = self.game();
         let mut order: Vec<usize> = (0..positions.len()).collect();
-        order.sort_by_key(|&i| self.game().depth(&positions[i]));
+        order.sort_by_key(|&i| game.depth(&positions[i]));
         let mut scores = vec![0; positions.len()];
+        let mut known: rustc_hash::FxHashMap<u64, i32> =
+            scored.iter().map(|(&k, &s)| (k, s)).collect();
         for &i in &order {
-            scores[i] = self.score(&positions[i], limits)?;
+            let position = &positions[i];
+            let from_moves = game
+                .moves(position)
+                .iter()
+                .map(|(_, after)| match after {
+                    After::Ends(score) => Some(*score),
+                    After::Continue(next) => known.get(&game.key(next)).map(|s| -s),
+                })
+                .try_fold(None, |best: Option<i32>, score| {
+                    score.map(|s| Some(best.map_or(s, |b| b.max(s))))
+                })
+                .flatten();
+            scores[i] = match from_moves {
+                Some(score) => score,
+                None => self.score(position, limits)?,
+            };
+            known.insert(game.key(position), scores[i]);
             progress(i, scores[i]);
         }
         Ok(scores)

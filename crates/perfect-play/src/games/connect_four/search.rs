@@ -51,6 +51,10 @@ pub struct Bitboards {
     order: ArrayVec<u32, MAX_CHILDREN>,
     /// The steps of lines other than up a column that fit the bitboard.
     sideways: ArrayVec<u64, 4>,
+    /// The cells of the even rows counted from 1 (the second, fourth ...), which the second
+    /// player takes by answering every move on top of it; empty when the height is odd (a
+    /// full column then leaves the reply nowhere to go).
+    even_rows: u64,
 }
 
 impl Bitboards {
@@ -73,6 +77,12 @@ impl Bitboards {
                 .total_cmp(&(f64::from(b) - centre).abs())
                 .then(a.cmp(&b))
         });
+        let mut even_rows = 0u64;
+        if height.is_multiple_of(2) {
+            for row in (1..height).step_by(2) {
+                even_rows |= bottom << row;
+            }
+        }
         Bitboards {
             width,
             height,
@@ -80,6 +90,7 @@ impl Bitboards {
             bottom,
             board,
             order,
+            even_rows,
             sideways: super::line_steps(height)
                 .into_iter()
                 .filter(|&d| d != 1)
@@ -187,6 +198,39 @@ impl Bitboards {
             let pairs = last & (last >> d);
             pairs & (pairs >> (2 * d)) != 0
         })
+    }
+
+    /// Whether `discs` hold four in a row.
+    fn has_line(&self, discs: u64) -> bool {
+        let up = discs & (discs >> 1);
+        if up & (up >> 2) != 0 {
+            return true;
+        }
+        self.sideways.iter().any(|&d| {
+            let pairs = discs & (discs >> d);
+            pairs & (pairs >> (2 * d)) != 0
+        })
+    }
+
+    /// An upper bound of the mover's score from what they could take at best, when the
+    /// mover has played as many discs as the opponent on a board of even height.
+    ///
+    /// The opponent can answer every move in a column of even height on top of it
+    /// (Allis' claimeven), and a move on top of a column of odd height in another such
+    /// column (there are an even number of them): the opponent then ends with every empty
+    /// cell of an even row except, at most, those playable now. If the cells left to the
+    /// mover hold no line, the mover cannot win (at most a tie), and if the opponent's then
+    /// hold one, the mover loses (at most the least loss, -1). c4 by Christophe Steininger
+    /// bounds its search so; this is the coarse form of that bound.
+    fn even_rows_bound(&self, discs: &Discs, playable: u64) -> Option<i32> {
+        if self.even_rows == 0 || !discs.moves.is_multiple_of(2) {
+            return None;
+        }
+        let theirs = (discs.mask ^ discs.mover) | (self.even_rows & !discs.mask & !playable);
+        if self.has_line(self.board & !theirs) {
+            return None;
+        }
+        Some(if self.has_line(theirs) { -1 } else { 0 })
     }
 
     /// The mover's score when their next disc wins.
@@ -328,10 +372,18 @@ impl ScoreGame for Bitboards {
             // The mover cannot win now and the opponent cannot win after: the board fills.
             return Node::Exact(0);
         }
+        // The opponent cannot win with their next disc, nor the mover with this one.
+        let lower = -((self.cells - 2 - moves) / 2);
+        let mut upper = (self.cells - 1 - moves) / 2;
+        if let Some(bound) = self.even_rows_bound(discs, self.playable(discs.mask)) {
+            upper = upper.min(bound);
+            if upper <= lower {
+                return Node::Exact(upper);
+            }
+        }
         Node::Open {
-            // The opponent cannot win with their next disc, nor the mover with this one.
-            lower: -((self.cells - 2 - moves) / 2),
-            upper: (self.cells - 1 - moves) / 2,
+            lower,
+            upper,
             scratch: non_losing,
         }
     }

@@ -362,7 +362,9 @@ fn a_book_agrees_with_the_table_and_answers_without_search() {
     let search = Search::new(rules.clone(), 1 << 22).unwrap();
     let mut seen = Vec::new();
     let scores = search
-        .score_all(&positions, &limits(), &mut |i, _| seen.push(i))
+        .score_all(&positions, &Default::default(), &limits(), &mut |i, _| {
+            seen.push(i)
+        })
         .unwrap();
     assert_eq!(seen.len(), positions.len());
     // Deepest first.
@@ -373,6 +375,27 @@ fn a_book_agrees_with_the_table_and_answers_without_search() {
     for (p, &s) in positions.iter().zip(&scores) {
         assert_eq!(rules.value_of(p.moves, s), value(p), "{p:?}");
     }
+    // Given the deepest positions' scores (a build resumed), the others come from their
+    // moves: no search at all, the same scores.
+    let deepest: std::collections::HashMap<u64, i32> = positions
+        .iter()
+        .zip(&scores)
+        .filter(|(p, _)| p.moves == 6)
+        .map(|(p, &s)| (rules.key(p), s))
+        .collect();
+    let cold = Search::new(rules.clone(), 1 << 22).unwrap();
+    let shallower: Vec<Discs> = positions.iter().filter(|p| p.moves < 6).copied().collect();
+    let from_moves = cold
+        .score_all(&shallower, &deepest, &limits(), &mut |_, _| {})
+        .unwrap();
+    assert_eq!(cold.nodes(), 0);
+    let expected: Vec<i32> = positions
+        .iter()
+        .zip(&scores)
+        .filter(|(p, _)| p.moves < 6)
+        .map(|(_, &s)| s)
+        .collect();
+    assert_eq!(from_moves, expected);
     let book = book::Book::new(&rules, &positions, scores.clone()).unwrap();
     assert_eq!(book.len(), positions.len());
     assert!(book::Book::new(&rules, &positions, scores[1..].to_vec()).is_err());
@@ -420,4 +443,52 @@ fn a_book_agrees_with_the_table_and_answers_without_search() {
     let before = fresh.nodes();
     assert_eq!(fresh.score(&start, &limits()).unwrap(), scores[0]);
     assert!(fresh.nodes() - before < 10, "{}", fresh.nodes() - before);
+}
+
+/// The even-rows bound never passes a position's exact score (every position of 5 x 4 and
+/// 4 x 4, both even heights, against the table), and it decides some of them.
+#[test]
+fn the_even_rows_bound_holds_on_every_small_board() {
+    for (width, height) in [(4, 4), (5, 4), (3, 4)] {
+        let game = ConnectFour::new(width, height).unwrap();
+        let table = solve(&game, &Options::default(), &|_| {}).unwrap();
+        let rules = Bitboards::new(&game);
+        let (mut bounded, mut ties, mut losses) = (0, 0, 0);
+        for index in 0..game.index_count() {
+            let Some(board) = game.position(index) else {
+                continue;
+            };
+            let discs = rules.discs(&board);
+            let Some(bound) = rules.even_rows_bound(&discs, rules.playable(discs.mask)) else {
+                continue;
+            };
+            let record = table.record(table_index(&game, &board)).unwrap();
+            let score = rules.score_of(
+                discs.moves,
+                record.outcome().unwrap(),
+                record.remoteness().unwrap(),
+            );
+            assert!(
+                score <= bound,
+                "{width} x {height}: {board:?} scores {score} > {bound}"
+            );
+            bounded += 1;
+            if bound == 0 {
+                ties += 1;
+            } else {
+                losses += 1;
+            }
+        }
+        // Three columns hold no line across for the even rows to make.
+        assert!(
+            ties > 0 && (losses > 0 || width < 4),
+            "{width} x {height}: {bounded} bounded, {ties} at 0, {losses} at -1"
+        );
+    }
+    // Odd heights have no such bound.
+    let rules = Bitboards::new(&ConnectFour::new(7, 5).unwrap());
+    assert_eq!(
+        rules.even_rows_bound(&rules.discs(&ConnectFour::new(7, 5).unwrap().empty()), 1),
+        None
+    );
 }
