@@ -642,3 +642,34 @@ fn an_opening_book_answers_as_the_table_does() {
     ]);
     std::fs::remove_file(&db).unwrap();
 }
+
+#[test]
+fn the_shipped_book_answers_the_first_moves_of_7_by_6_without_a_flag() {
+    // The empty board: the first player wins with the 41st disc (Allen, Allis 1988;
+    // ../shared/reference/solved_games.md), read from the book with every column's value.
+    let v = json(&["connect-four"]);
+    assert_eq!(v["method"], "book");
+    assert_eq!(
+        (&v["outcome"], &v["remoteness"]),
+        (&json!("win"), &json!(41))
+    );
+    assert_eq!(v["winning_moves"], json!([4]));
+    assert_eq!(v["moves"].as_array().unwrap().len(), 7);
+    assert_eq!(v["book"]["shipped"], true);
+    assert_eq!(
+        v["book"]["path"],
+        "crates/perfect-play/data/connect-four-7x6.ppdb"
+    );
+    // --no-book searches from scratch (a late position, so that it is quick).
+    let late = "752276321466322433217754651351";
+    let searched = json(&["connect-four", late, "--no-book"]);
+    assert_eq!(searched["method"], "search");
+    assert!(searched.get("book").is_none());
+    assert_eq!(searched["remoteness"], 2);
+    // Other boards have no shipped book.
+    let other = json(&["connect-four", "44", "--width", "6", "--height", "5"]);
+    assert!(other.get("book").is_none());
+    // --no-book and --db together are refused.
+    let out = run(&["connect-four", "--no-book", "--db", "x.ppdb"]);
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -17,15 +17,44 @@ use perfect_play::registry::answers::connect_four::{self, BookFile, Method, Sear
 use perfect_play::registry::answers::engine as answers;
 use perfect_play::registry::{Answer, EngineGame};
 
-/// The opening book `--db` names, if it names one (a file written by `perfect-play book`).
-fn book_of(args: &ConnectFourArgs, budget: &Budget) -> Result<Option<BookFile>, CommandError> {
+/// An opening book the search reads: the one `--db` names, or the one that comes with
+/// perfect-play.
+enum FoundBook {
+    Given(BookFile),
+    Shipped(&'static BookFile),
+}
+
+impl FoundBook {
+    fn file(&self) -> &BookFile {
+        match self {
+            FoundBook::Given(book) => book,
+            FoundBook::Shipped(book) => book,
+        }
+    }
+}
+
+/// The opening book `--db` names, if it names one (a file written by `perfect-play book`);
+/// else the shipped book of this board unless `--no-book` (with why it was refused, if it
+/// was: the search then goes on without it).
+fn book_of(
+    args: &ConnectFourArgs,
+    budget: &Budget,
+) -> Result<(Option<FoundBook>, Option<String>), CommandError> {
     let Some(path) = args.db.as_ref().filter(|p| p.exists()) else {
-        return Ok(None);
+        if args.no_book || args.db.is_some() || args.method == ConnectFourMethod::Table {
+            return Ok((None, None));
+        }
+        let board = ConnectFour::new(args.width, args.height)?;
+        return Ok(match connect_four::shipped_book(&board) {
+            Some(Ok(book)) => (Some(FoundBook::Shipped(book)), None),
+            Some(Err(refused)) => (None, Some(refused.to_string())),
+            None => (None, None),
+        });
     };
     no_files_under_small_budget(budget, Some(path))?;
     let header = Database::open(path, false)?.header;
     if header.book.is_none() {
-        return Ok(None);
+        return Ok((None, None));
     }
     let book = connect_four::open_book(path, budget.memory(BOOK_LISTING_BYTES))?;
     if (book.board.width(), book.board.height()) != (args.width, args.height) {
@@ -46,7 +75,7 @@ fn book_of(args: &ConnectFourArgs, budget: &Budget) -> Result<Option<BookFile>, 
         )
         .into());
     }
-    Ok(Some(book))
+    Ok((Some(FoundBook::Given(book)), None))
 }
 
 /// The memory a book's positions may be listed in when it is read.
@@ -65,12 +94,33 @@ fn searched(
     Ok(searcher)
 }
 
-/// The `database` object of an answer the book took part in.
-fn book_json(args: &ConnectFourArgs, book: &BookFile) -> serde_json::Value {
-    let path = args.db.as_deref().unwrap_or(std::path::Path::new(""));
-    let mut json = database_json(path, book.bytes, book.book.len() as u64, true, false, 0);
-    json["book_plies"] = serde_json::json!(book.plies);
-    json
+/// What an answer says of the book: `database` for a book `--db` names, `book` for the
+/// shipped one, `book_refused` when the shipped one was damaged (and left out).
+fn add_book_json(
+    args: &ConnectFourArgs,
+    book: Option<&FoundBook>,
+    refused: Option<&String>,
+    answer: &mut Answer,
+) {
+    match book {
+        Some(FoundBook::Given(book)) => {
+            let path = args.db.as_deref().unwrap_or(std::path::Path::new(""));
+            let mut json = database_json(path, book.bytes, book.book.len() as u64, true, false, 0);
+            json["book_plies"] = serde_json::json!(book.plies);
+            answer.details.insert("database".into(), json);
+        }
+        Some(FoundBook::Shipped(book)) => {
+            answer
+                .details
+                .insert("book".into(), connect_four::shipped_json(book));
+        }
+        None => {}
+    }
+    if let Some(refused) = refused {
+        answer
+            .details
+            .insert("book_refused".into(), serde_json::json!(refused));
+    }
 }
 
 /// The method the arguments ask for, `auto` resolved on the board; a database is the table's.
@@ -92,20 +142,17 @@ fn method_of(args: &ConnectFourArgs, board: &ConnectFour) -> Result<Method, Comm
 
 pub fn run(args: &ConnectFourArgs, budget: &Budget, quiet: bool) -> Result<Output, CommandError> {
     let board = ConnectFour::new(args.width, args.height)?;
-    let book = book_of(args, budget)?;
-    if book.is_some() || method_of(args, &board)? == Method::Search {
-        let searcher = searched(board, book.as_ref(), budget)?;
+    let (book, refused) = book_of(args, budget)?;
+    let given = matches!(book, Some(FoundBook::Given(_)));
+    if given || method_of(args, &board)? == Method::Search {
+        let searcher = searched(board, book.as_ref().map(FoundBook::file), budget)?;
         let mut answer = searcher.answer(
             &args.moves,
             budget,
             args.max_nodes,
             usize::from(args.threads),
         )?;
-        if let Some(book) = &book {
-            answer
-                .details
-                .insert("database".into(), book_json(args, book));
-        }
+        add_book_json(args, book.as_ref(), refused.as_ref(), &mut answer);
         return Ok(output(args, &answer, None));
     }
     let game: &dyn EngineGame = &board;
@@ -185,18 +232,15 @@ fn table(
 pub fn batch(args: &ConnectFourArgs, budget: &Budget, io: &mut Io<'_>) -> Result<(), CommandError> {
     let board = ConnectFour::new(args.width, args.height)?;
     let threads = usize::from(args.threads);
-    let book = book_of(args, budget)?;
-    if book.is_some() || method_of(args, &board)? == Method::Search {
-        let searcher = searched(board, book.as_ref(), budget)?;
+    let (book, refused) = book_of(args, budget)?;
+    let given = matches!(book, Some(FoundBook::Given(_)));
+    if given || method_of(args, &board)? == Method::Search {
+        let searcher = searched(board, book.as_ref().map(FoundBook::file), budget)?;
         // Positions side by side, one table: two lines on two cores keep both busy better
         // than one line's tree split between them.
         return batch_lines_side_by_side(io, threads, |line| {
             let mut answer = searcher.answer(line.trim(), budget, args.max_nodes, threads)?;
-            if let Some(book) = &book {
-                answer
-                    .details
-                    .insert("database".into(), book_json(args, book));
-            }
+            add_book_json(args, book.as_ref(), refused.as_ref(), &mut answer);
             Ok(answer.to_json())
         });
     }
@@ -251,8 +295,13 @@ fn output(args: &ConnectFourArgs, answer: &Answer, table: Option<(String, u64)>)
     match &table {
         Some((_, positions)) => text.push_str(&format!("\nPositions in the table: {positions}.\n")),
         None if answer.method == "book" => text.push_str(&format!(
-            "\nRead from the opening book ({} positions) in {:.3} s.\n",
+            "\nRead from the opening book ({} positions{}) in {:.3} s.\n",
             json["book_positions"],
+            if json["book"]["shipped"] == true {
+                ", shipped with perfect-play"
+            } else {
+                ""
+            },
             json["seconds"].as_f64().unwrap_or(0.0),
         )),
         None => text.push_str(&format!(
@@ -261,6 +310,11 @@ fn output(args: &ConnectFourArgs, answer: &Answer, table: Option<(String, u64)>)
             json["seconds"].as_f64().unwrap_or(0.0),
             perfect_play::parse::human_size(json["table_bytes"].as_u64().unwrap_or(0)),
         )),
+    }
+    if let Some(refused) = json["book_refused"].as_str() {
+        text.push_str(&format!(
+            "The opening book was refused ({refused}): searched without it.\n"
+        ));
     }
     for m in &answer.moves {
         text.push_str(&format!(

@@ -255,11 +255,37 @@ fn same_database(path: &Path, header: &Header) -> Result<(), String> {
     ))
 }
 
+/// Where a database's bytes come from: a file, or bytes built into the program (the
+/// opening book perfect-play ships).
+#[derive(Debug)]
+enum Source {
+    File(BufReader<File>),
+    Bytes(std::io::Cursor<&'static [u8]>),
+}
+
+impl Read for Source {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        match self {
+            Source::File(file) => file.read(buf),
+            Source::Bytes(bytes) => bytes.read(buf),
+        }
+    }
+}
+
+impl Seek for Source {
+    fn seek(&mut self, to: SeekFrom) -> std::io::Result<u64> {
+        match self {
+            Source::File(file) => file.seek(to),
+            Source::Bytes(bytes) => bytes.seek(to),
+        }
+    }
+}
+
 /// A database opened for queries.
 #[derive(Debug)]
 pub struct Database {
     path: PathBuf,
-    file: BufReader<File>,
+    file: Source,
     /// What it holds.
     pub header: Header,
     /// Per block: offset, compressed length, CRC-32 of the records.
@@ -283,6 +309,28 @@ impl Database {
     pub fn open(path: &Path, verify: bool) -> Result<Database, EngineError> {
         let file = durable::open_to_read(path)?;
         let bytes = file.metadata().map_err(|e| io_error(path, e))?.len();
+        Database::read(path, Source::File(BufReader::new(file)), bytes, verify)
+    }
+
+    /// A database held in `bytes` (built into the program), named `path` in errors.
+    ///
+    /// # Errors
+    /// As [`Database::open`].
+    pub fn from_static(
+        path: &Path,
+        bytes: &'static [u8],
+        verify: bool,
+    ) -> Result<Database, EngineError> {
+        let source = Source::Bytes(std::io::Cursor::new(bytes));
+        Database::read(path, source, bytes.len() as u64, verify)
+    }
+
+    fn read(
+        path: &Path,
+        mut file: Source,
+        bytes: u64,
+        verify: bool,
+    ) -> Result<Database, EngineError> {
         // A file that ends inside the header is one cut short (or no database at all).
         let fail = |e: std::io::Error| {
             if e.kind() == std::io::ErrorKind::UnexpectedEof {
@@ -296,7 +344,6 @@ impl Database {
                 io_error(path, e)
             }
         };
-        let mut file = BufReader::new(file);
         let mut word = [0u8; 4];
         file.read_exact(&mut word).map_err(fail)?;
         if &word != MAGIC {

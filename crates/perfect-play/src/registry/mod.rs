@@ -821,6 +821,13 @@ pub const GAMES: &[GameInfo] = &[
                 default: "auto",
                 help: "table (the engine solves the whole board), search (alpha-beta from the position) or auto (the table when it solves in about a second)",
             },
+            Param {
+                name: "book",
+                kind: ParamKind::Text,
+                required: false,
+                default: "shipped",
+                help: "shipped (7 x 6: the opening book that comes with perfect-play, read first) or none (search from scratch)",
+            },
         ],
         examples: &[
             Example {

@@ -137,7 +137,88 @@ pub fn board_of(params: &Params) -> Result<ConnectFour, QueryError> {
 /// A board or moves not accepted, a table over the memory limit or the budget, or a search
 /// that the budget's deadline stopped (with what it had proven).
 pub fn answer(params: &Params, position: &str, budget: &Budget) -> Result<Answer, QueryError> {
-    answer_with_book(params, position, budget, None)
+    let board = board_of(params)?;
+    let shipped = match params.text("book").unwrap_or("shipped") {
+        "shipped" => shipped_book(&board),
+        "none" => None,
+        other => {
+            return Err(QueryError::BadInput(format!(
+                "book {other:?}: shipped (the opening book that comes with perfect-play) or none (search from scratch)"
+            )));
+        }
+    };
+    answer_with_shipped(params, position, budget, shipped)
+}
+
+/// [`answer`] with the shipped book as found (`None`: not of this board, or left out).
+fn answer_with_shipped(
+    params: &Params,
+    position: &str,
+    budget: &Budget,
+    shipped: Option<Result<&BookFile, &QueryError>>,
+) -> Result<Answer, QueryError> {
+    let mut answer = match shipped {
+        Some(Ok(book)) => answer_with_book(params, position, budget, Some(book))?,
+        Some(Err(refused)) => {
+            let mut answer = answer_with_book(params, position, budget, None)?;
+            answer
+                .details
+                .insert("book_refused".into(), json!(refused.to_string()));
+            answer
+        }
+        None => answer_with_book(params, position, budget, None)?,
+    };
+    if let Some(Ok(book)) = shipped
+        && answer.method != "table"
+    {
+        answer.details.insert("book".into(), shipped_json(book));
+    }
+    Ok(answer)
+}
+
+/// Where the opening book that comes with perfect-play is kept in its repository (it is
+/// built into the program from there: found without a flag by every front end).
+pub const SHIPPED_BOOK_PATH: &str = "crates/perfect-play/data/connect-four-7x6.ppdb";
+
+/// The shipped book's bytes, as `perfect-play book connect-four` wrote them (BENCHMARKS.md
+/// has the command, its time and the file's digest).
+const SHIPPED_BOOK: &[u8] = include_bytes!("../../../data/connect-four-7x6.ppdb");
+
+/// The memory the shipped book's positions are listed in (a few thousand positions).
+const SHIPPED_LISTING_BYTES: u64 = 64 << 20;
+
+/// The opening book that comes with perfect-play, when it is of `board` (7 x 6): read and
+/// checked once, then shared. A damaged one is refused with its path (the search then goes
+/// on without it).
+#[must_use]
+pub fn shipped_book(board: &ConnectFour) -> Option<Result<&'static BookFile, &'static QueryError>> {
+    static SHIPPED: std::sync::OnceLock<Result<BookFile, QueryError>> = std::sync::OnceLock::new();
+    if (board.width(), board.height()) != (DEFAULT_WIDTH, DEFAULT_HEIGHT) {
+        return None;
+    }
+    Some(
+        SHIPPED
+            .get_or_init(|| {
+                book_from_static(
+                    std::path::Path::new(SHIPPED_BOOK_PATH),
+                    SHIPPED_BOOK,
+                    SHIPPED_LISTING_BYTES,
+                )
+            })
+            .as_ref(),
+    )
+}
+
+/// The `book` object of an answer the shipped book took part in.
+#[must_use]
+pub fn shipped_json(book: &BookFile) -> serde_json::Value {
+    json!({
+        "path": SHIPPED_BOOK_PATH,
+        "plies": book.plies,
+        "positions": book.book.len(),
+        "bytes": book.bytes,
+        "shipped": true,
+    })
 }
 
 /// [`answer`], the search reading `book` first when it is a book of the board asked about
@@ -614,7 +695,30 @@ pub fn check_book_target(
 /// # Errors
 /// A file that is not a Connect Four book, damaged, or of other positions.
 pub fn open_book(path: &std::path::Path, memory_limit: u64) -> Result<BookFile, QueryError> {
-    let mut db = Database::open(path, true)?;
+    book_of_database(path, Database::open(path, true)?, memory_limit)
+}
+
+/// [`open_book`] of a book held in `bytes` (built into the program), named `path`.
+///
+/// # Errors
+/// As [`open_book`].
+pub fn book_from_static(
+    path: &std::path::Path,
+    bytes: &'static [u8],
+    memory_limit: u64,
+) -> Result<BookFile, QueryError> {
+    book_of_database(
+        path,
+        Database::from_static(path, bytes, true)?,
+        memory_limit,
+    )
+}
+
+fn book_of_database(
+    path: &std::path::Path,
+    mut db: Database,
+    memory_limit: u64,
+) -> Result<BookFile, QueryError> {
     let header = db.header.clone();
     let Some(info) = header
         .book
@@ -672,4 +776,146 @@ pub fn open_book(path: &std::path::Path, memory_limit: u64) -> Result<BookFile, 
         book: std::sync::Arc::new(book),
         bytes: db.bytes,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{After, ScoreGame};
+
+    fn params(pairs: &[(&str, &str)]) -> Params {
+        crate::registry::find("connect-four")
+            .unwrap()
+            .params_from(
+                &pairs
+                    .iter()
+                    .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
+                    .collect::<Vec<_>>(),
+            )
+            .unwrap()
+    }
+
+    fn shipped() -> &'static BookFile {
+        let board = ConnectFour::new(7, 6).unwrap();
+        shipped_book(&board)
+            .expect("a 7 x 6 book")
+            .expect("read back whole")
+    }
+
+    /// The shipped book reads back, covers four plies, and agrees with itself: every
+    /// position inside its edge scores the best of its moves.
+    #[test]
+    fn the_shipped_book_reads_back_whole_and_consistent() {
+        let book = shipped();
+        assert!(book.plies >= 4, "{}", book.plies);
+        let board = ConnectFour::new(7, 6).unwrap();
+        let rules = Bitboards::new(&board);
+        let positions = book_positions(&board, book.plies, 1 << 30).unwrap();
+        assert_eq!(positions.len(), book.book.len());
+        for (p, &score) in positions.iter().zip(book.book.scores()) {
+            if p.moves == book.plies {
+                continue;
+            }
+            let best = rules
+                .moves(p)
+                .iter()
+                .map(|(_, after)| match after {
+                    After::Ends(s) => *s,
+                    After::Continue(next) => {
+                        -book.book.get(rules.depth(next), rules.key(next)).unwrap()
+                    }
+                })
+                .max()
+                .unwrap();
+            assert_eq!(score, best, "{p:?}");
+        }
+        // The empty board: the first player wins with the 41st disc (Allen, Allis 1988).
+        let empty = rules.discs(&board.empty());
+        let score = book
+            .book
+            .get(rules.depth(&empty), rules.key(&empty))
+            .unwrap();
+        assert_eq!(rules.value_of(0, score), (crate::player::Outcome::Win, 41));
+    }
+
+    /// Its positions of four plies score as Christophe Steininger's verified test positions
+    /// say (github.com/ChristopheSteininger/c4, tst/data/7x6/opening_L1.txt, columns 0-based
+    /// there, 1-based here; the same scores as Pons'), and a sample searched here agrees.
+    #[test]
+    fn the_shipped_book_agrees_with_published_scores_and_the_search() {
+        let book = shipped();
+        let board = ConnectFour::new(7, 6).unwrap();
+        let rules = Bitboards::new(&board);
+        let score_in_book = |moves: &str| {
+            let columns = parse_columns(moves).unwrap();
+            let discs = rules.discs(&board.play_columns(&columns).unwrap());
+            book.book
+                .get(rules.depth(&discs), rules.key(&discs))
+                .unwrap()
+        };
+        // c4's "5035 18", "3626 18", "4433 18", "2532 18", "5030 18", "3144 18".
+        for (moves, score) in [
+            ("6146", 18),
+            ("4737", 18),
+            ("5544", 18),
+            ("3643", 18),
+            ("6141", 18),
+            ("4255", 18),
+        ] {
+            assert_eq!(score_in_book(moves), score, "{moves}");
+        }
+        // A sample at the book's edge, searched from scratch.
+        let search = crate::search::Search::new(rules.clone(), 64 << 20).unwrap();
+        for moves in ["6146", "1111", "7654"] {
+            let columns = parse_columns(moves).unwrap();
+            let discs = rules.discs(&board.play_columns(&columns).unwrap());
+            let limits = crate::search::Limits {
+                threads: 2,
+                ..crate::search::Limits::default()
+            };
+            assert_eq!(
+                search.score(&discs, &limits).unwrap(),
+                score_in_book(moves),
+                "{moves}"
+            );
+        }
+    }
+
+    /// The registry's answer reads the shipped book by default (the empty board at once),
+    /// not with book=none, and goes on without a damaged one, saying why.
+    #[test]
+    fn answers_read_the_shipped_book_unless_told_not_to_or_it_is_damaged() {
+        let budget = Budget::default();
+        let empty = answer(&params(&[]), "", &budget).unwrap();
+        assert_eq!(empty.method, "book");
+        assert_eq!(empty.details["book"]["shipped"], json!(true));
+        assert_eq!(empty.remoteness, Some(41));
+        // Late positions are searched either way.
+        let late = "7522763214663224332177546513";
+        let none = answer(&params(&[("book", "none")]), late, &budget).unwrap();
+        assert!(none.details.get("book").is_none());
+        assert_eq!(none.method, "search");
+        let Err(QueryError::BadInput(why)) = answer(&params(&[("book", "mine")]), late, &budget)
+        else {
+            panic!("book=mine accepted");
+        };
+        assert!(why.contains("shipped"), "{why}");
+        let damaged = book_from_static(
+            std::path::Path::new(SHIPPED_BOOK_PATH),
+            &SHIPPED_BOOK[..SHIPPED_BOOK.len() - 9],
+            1 << 30,
+        )
+        .unwrap_err();
+        assert!(damaged.to_string().contains(SHIPPED_BOOK_PATH), "{damaged}");
+        let refused =
+            answer_with_shipped(&params(&[]), late, &budget, Some(Err(&damaged))).unwrap();
+        assert_eq!(refused.method, "search");
+        assert!(
+            refused.details["book_refused"]
+                .as_str()
+                .unwrap()
+                .contains(SHIPPED_BOOK_PATH)
+        );
+        assert_eq!(refused.outcome, none.outcome);
+    }
 }
