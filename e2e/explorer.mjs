@@ -148,7 +148,18 @@ for (const [name, query] of views) {
   await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
 }
 
-// 5. Partizan games: the board drawn from the position, the thermograph from the walls.
+// 5. Connect Four 7 x 6 from the empty board: read from the shipped opening book at once,
+// seven columns each with its value, and the reply to a move too.
+await open('game=connect-four');
+assert.equal(await page.locator('#moves button').count(), 7, 'seven columns');
+assert.equal(await page.evaluate(() => window.perfectPlay.state.history.at(-1).answer.method), 'book');
+const played = Date.now();
+await page.locator('#moves button').first().click();
+await settled();
+assert.equal(await page.evaluate(() => window.perfectPlay.state.history.at(-1).answer.method), 'book');
+assert.ok(Date.now() - played < 2000, `a move from the start answered in ${Date.now() - played} ms`);
+
+// 6. Partizan games: the board drawn from the position, the thermograph from the walls.
 await open('game=domineering&position=..|..');
 assert.equal(await page.locator('#board .grid.partizan .cell').count(), 4, 'the 2 x 2 board');
 assert.equal(await page.locator('#board svg.thermograph polyline.wall').count(), 2, 'both walls');

@@ -84,6 +84,17 @@ def test_a_7_by_6_position_is_searched_as_the_command_line_does():
     assert (ours["outcome"], ours["remoteness"]) == ("tie", 11)
 
 
+def test_the_shipped_book_answers_the_empty_7_by_6_board_at_once():
+    # The empty board: the first player wins with the 41st disc (Allen, Allis 1988).
+    start = perfect_play.query("connect-four", "")
+    assert (start["method"], start["outcome"], start["remoteness"]) == ("book", "win", 41)
+    assert start["book"]["shipped"] is True and len(start["moves"]) == 7
+    late = perfect_play.query("connect-four", "1755544276367766243177433654312", book="none")
+    assert late["method"] == "search" and "book" not in late
+    with pytest.raises(ValueError, match="shipped"):
+        perfect_play.query("connect-four", "", book="mine")
+
+
 def test_convenience_functions():
     assert perfect_play.nim([3, 4, 5])["outcome"] == "win"
     assert perfect_play.nim([1, 2, 3])["outcome"] == "loss"
