@@ -427,7 +427,8 @@ fn work_over_the_budget_is_refused_with_422_and_the_figure_at_once() {
 }
 
 /// Issue 32: a 7 x 6 position by search. Late positions are answered at once; an early one
-/// runs to the budget and is refused with what the search had proven, never a guess.
+/// (without the shipped book) runs to the budget and is refused with what the search had
+/// proven, never a guess.
 #[test]
 fn seven_by_six_is_searched_within_the_budget() {
     let (status, body) = get("/api/v1/connect-four?position=752276321466322433217754651351");
@@ -436,8 +437,13 @@ fn seven_by_six_is_searched_within_the_budget() {
         (&body["method"], &body["outcome"]),
         (&json!("search"), &json!("loss"))
     );
-    let clock = std::time::Instant::now();
+    // Issue 48: the first plies come from the shipped opening book at once.
     let (status, body) = get("/api/v1/connect-four?position=4");
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["method"], "book", "{body}");
+    assert_eq!(body["book"]["shipped"], true, "{body}");
+    let clock = std::time::Instant::now();
+    let (status, body) = get("/api/v1/connect-four?position=4&book=none");
     assert_eq!(status, 422, "{body}");
     let message = body["error"].as_str().unwrap();
     assert!(message.contains("proven so far"), "{body}");

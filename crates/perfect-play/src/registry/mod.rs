@@ -831,6 +831,12 @@ pub const GAMES: &[GameInfo] = &[
         ],
         examples: &[
             Example {
+                // The empty 7 x 6 board (the page's start): read from the shipped opening
+                // book at once, every column's value.
+                position: "",
+                params: &[],
+            },
+            Example {
                 // A 7 x 6 position from the reference set (Pons' solver: -6): the player to
                 // move loses in 2 plies; answered by the search at once.
                 position: "752276321466322433217754651351",
