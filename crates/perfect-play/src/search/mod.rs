@@ -141,6 +141,12 @@ pub trait ScoreGame: Sync {
         hints: &MoveHints<'_>,
         out: &mut ArrayVec<Self::Position, MAX_CHILDREN>,
     );
+    /// Whether the position has one move worth searching (a forced block): the search then
+    /// goes straight to it, without looking the position up or storing it (its value is
+    /// the move's, which the table keeps).
+    fn single_move(&self, _scratch: Self::Scratch) -> bool {
+        false
+    }
     /// The slot ([`MOVE_SLOTS`]) of the move from `position` to `child`, one of its
     /// [`ScoreGame::children`]: asked only of a move that cut off, with a heuristic on.
     fn move_slot(&self, position: &Self::Position, child: &Self::Position) -> u16;
@@ -398,6 +404,14 @@ impl<G: ScoreGame> Worker<'_, G> {
                 scratch,
             } => (lower, upper, scratch),
         };
+        if self.game.single_move(scratch) {
+            let mut only = ArrayVec::new();
+            self.game
+                .children(position, scratch, &MoveHints::NONE, &mut only);
+            if let [child] = only.as_slice() {
+                return self.negamax(child, ply + 1, -beta, -alpha).map(|s| -s);
+            }
+        }
         let key = self.game.key(position);
         let depth = self.game.depth(position);
         if let Some(score) = self.book.get(depth, key) {

@@ -406,6 +406,11 @@ impl ScoreGame for Bitboards {
         }
     }
 
+    /// A forced block, or one column left that does not lose at once.
+    fn single_move(&self, non_losing: u64) -> bool {
+        non_losing.is_power_of_two()
+    }
+
     fn move_slot(&self, discs: &Discs, child: &Discs) -> u16 {
         self.cell_slot(discs, child.mask ^ discs.mask)
     }
