@@ -69,7 +69,7 @@ fn connect_four_book(
         ..Limits::default()
     };
     let mut write_failed = None;
-    let scores = search.score_all(&todo, &known.clone(), &limits, &mut |i, score| {
+    let scores = search.score_all(&todo, known.clone(), &limits, &mut |i, score| {
         let key = rules.key(&todo[i]);
         known.insert(key, score);
         let line = partial_line(key, score);

@@ -15,46 +15,17 @@ use perfect_play::engine::{Options, Solution};
 use perfect_play::games::connect_four::ConnectFour;
 use perfect_play::registry::answers::connect_four::{self, BookFile, Method, Searcher};
 use perfect_play::registry::answers::engine as answers;
-use perfect_play::registry::{Answer, EngineGame};
+use perfect_play::registry::{Answer, EngineGame, QueryError};
 
-/// An opening book the search reads: the one `--db` names, or the one that comes with
-/// perfect-play.
-enum FoundBook {
-    Given(BookFile),
-    Shipped(&'static BookFile),
-}
-
-impl FoundBook {
-    fn file(&self) -> &BookFile {
-        match self {
-            FoundBook::Given(book) => book,
-            FoundBook::Shipped(book) => book,
-        }
-    }
-}
-
-/// The opening book `--db` names, if it names one (a file written by `perfect-play book`);
-/// else the shipped book of this board unless `--no-book` (with why it was refused, if it
-/// was: the search then goes on without it).
-fn book_of(
-    args: &ConnectFourArgs,
-    budget: &Budget,
-) -> Result<(Option<FoundBook>, Option<String>), CommandError> {
+/// The opening book `--db` names, if it names one (a file written by `perfect-play book`).
+fn book_of(args: &ConnectFourArgs, budget: &Budget) -> Result<Option<BookFile>, CommandError> {
     let Some(path) = args.db.as_ref().filter(|p| p.exists()) else {
-        if args.no_book || args.db.is_some() || args.method == ConnectFourMethod::Table {
-            return Ok((None, None));
-        }
-        let board = ConnectFour::new(args.width, args.height)?;
-        return Ok(match connect_four::shipped_book(&board) {
-            Some(Ok(book)) => (Some(FoundBook::Shipped(book)), None),
-            Some(Err(refused)) => (None, Some(refused.to_string())),
-            None => (None, None),
-        });
+        return Ok(None);
     };
     no_files_under_small_budget(budget, Some(path))?;
     let header = Database::open(path, false)?.header;
     if header.book.is_none() {
-        return Ok((None, None));
+        return Ok(None);
     }
     let book = connect_four::open_book(path, budget.memory(BOOK_LISTING_BYTES))?;
     if (book.board.width(), book.board.height()) != (args.width, args.height) {
@@ -75,7 +46,17 @@ fn book_of(
         )
         .into());
     }
-    Ok((Some(FoundBook::Given(book)), None))
+    Ok(Some(book))
+}
+
+/// The opening book that comes with perfect-play, when this board has one and neither
+/// `--no-book`, `--db` nor the table method leaves it out (with why it was refused, if it
+/// was damaged: the search then goes on without it).
+fn shipped_of(args: &ConnectFourArgs) -> Option<Result<&'static BookFile, &'static QueryError>> {
+    if args.no_book || args.db.is_some() || args.method == ConnectFourMethod::Table {
+        return None;
+    }
+    connect_four::shipped_book(&ConnectFour::new(args.width, args.height).ok()?)
 }
 
 /// The memory a book's positions may be listed in when it is read.
@@ -94,33 +75,28 @@ fn searched(
     Ok(searcher)
 }
 
-/// What an answer says of the book: `database` for a book `--db` names, `book` for the
-/// shipped one, `book_refused` when the shipped one was damaged (and left out).
+/// The `database` object of an answer the book `--db` names took part in.
+fn book_json(args: &ConnectFourArgs, book: &BookFile) -> serde_json::Value {
+    let path = args.db.as_deref().unwrap_or(std::path::Path::new(""));
+    let mut json = database_json(path, book.bytes, book.book.len() as u64, true, false, 0);
+    json["book_plies"] = serde_json::json!(book.plies);
+    json
+}
+
+/// What an answer says of its books: `database` for the one `--db` names, and what
+/// [`connect_four::note_shipped`] says of the shipped one.
 fn add_book_json(
     args: &ConnectFourArgs,
-    book: Option<&FoundBook>,
-    refused: Option<&String>,
+    given: Option<&BookFile>,
+    shipped: Option<Result<&BookFile, &QueryError>>,
     answer: &mut Answer,
 ) {
-    match book {
-        Some(FoundBook::Given(book)) => {
-            let path = args.db.as_deref().unwrap_or(std::path::Path::new(""));
-            let mut json = database_json(path, book.bytes, book.book.len() as u64, true, false, 0);
-            json["book_plies"] = serde_json::json!(book.plies);
-            answer.details.insert("database".into(), json);
-        }
-        Some(FoundBook::Shipped(book)) => {
-            answer
-                .details
-                .insert("book".into(), connect_four::shipped_json(book));
-        }
-        None => {}
-    }
-    if let Some(refused) = refused {
+    if let Some(book) = given {
         answer
             .details
-            .insert("book_refused".into(), serde_json::json!(refused));
+            .insert("database".into(), book_json(args, book));
     }
+    connect_four::note_shipped(answer, shipped);
 }
 
 /// The method the arguments ask for, `auto` resolved on the board; a database is the table's.
@@ -142,17 +118,18 @@ fn method_of(args: &ConnectFourArgs, board: &ConnectFour) -> Result<Method, Comm
 
 pub fn run(args: &ConnectFourArgs, budget: &Budget, quiet: bool) -> Result<Output, CommandError> {
     let board = ConnectFour::new(args.width, args.height)?;
-    let (book, refused) = book_of(args, budget)?;
-    let given = matches!(book, Some(FoundBook::Given(_)));
-    if given || method_of(args, &board)? == Method::Search {
-        let searcher = searched(board, book.as_ref().map(FoundBook::file), budget)?;
+    let book = book_of(args, budget)?;
+    let shipped = shipped_of(args);
+    if book.is_some() || method_of(args, &board)? == Method::Search {
+        let read = book.as_ref().or(shipped.and_then(Result::ok));
+        let searcher = searched(board, read, budget)?;
         let mut answer = searcher.answer(
             &args.moves,
             budget,
             args.max_nodes,
             usize::from(args.threads),
         )?;
-        add_book_json(args, book.as_ref(), refused.as_ref(), &mut answer);
+        add_book_json(args, book.as_ref(), shipped, &mut answer);
         return Ok(output(args, &answer, None));
     }
     let game: &dyn EngineGame = &board;
@@ -232,15 +209,16 @@ fn table(
 pub fn batch(args: &ConnectFourArgs, budget: &Budget, io: &mut Io<'_>) -> Result<(), CommandError> {
     let board = ConnectFour::new(args.width, args.height)?;
     let threads = usize::from(args.threads);
-    let (book, refused) = book_of(args, budget)?;
-    let given = matches!(book, Some(FoundBook::Given(_)));
-    if given || method_of(args, &board)? == Method::Search {
-        let searcher = searched(board, book.as_ref().map(FoundBook::file), budget)?;
+    let book = book_of(args, budget)?;
+    let shipped = shipped_of(args);
+    if book.is_some() || method_of(args, &board)? == Method::Search {
+        let read = book.as_ref().or(shipped.and_then(Result::ok));
+        let searcher = searched(board, read, budget)?;
         // Positions side by side, one table: two lines on two cores keep both busy better
         // than one line's tree split between them.
         return batch_lines_side_by_side(io, threads, |line| {
             let mut answer = searcher.answer(line.trim(), budget, args.max_nodes, threads)?;
-            add_book_json(args, book.as_ref(), refused.as_ref(), &mut answer);
+            add_book_json(args, book.as_ref(), shipped, &mut answer);
             Ok(answer.to_json())
         });
     }

@@ -175,7 +175,7 @@ impl<G: ScoreGame> Search<G> {
     pub fn score_all(
         &self,
         positions: &[G::Position],
-        scored: &std::collections::HashMap<u64, i32>,
+        mut scored: std::collections::HashMap<u64, i32>,
         limits: &Limits,
         progress: &mut dyn FnMut(usize, i32),
     ) -> Result<Vec<i32>, Stopped> {
@@ -183,8 +183,6 @@ impl<G: ScoreGame> Search<G> {
         let mut order: Vec<usize> = (0..positions.len()).collect();
         order.sort_by_key(|&i| game.depth(&positions[i]));
         let mut scores = vec![0; positions.len()];
-        let mut known: rustc_hash::FxHashMap<u64, i32> =
-            scored.iter().map(|(&k, &s)| (k, s)).collect();
         for &i in &order {
             let position = &positions[i];
             let from_moves = game
@@ -192,17 +190,15 @@ impl<G: ScoreGame> Search<G> {
                 .iter()
                 .map(|(_, after)| match after {
                     After::Ends(score) => Some(*score),
-                    After::Continue(next) => known.get(&game.key(next)).map(|s| -s),
+                    After::Continue(next) => scored.get(&game.key(next)).map(|s| -s),
                 })
-                .try_fold(None, |best: Option<i32>, score| {
-                    score.map(|s| Some(best.map_or(s, |b| b.max(s))))
-                })
-                .flatten();
+                .collect::<Option<arrayvec::ArrayVec<i32, { super::MAX_CHILDREN }>>>()
+                .and_then(|moves| moves.into_iter().max());
             scores[i] = match from_moves {
                 Some(score) => score,
                 None => self.score(position, limits)?,
             };
-            known.insert(game.key(position), scores[i]);
+            scored.insert(game.key(position), scores[i]);
             progress(i, scores[i]);
         }
         Ok(scores)

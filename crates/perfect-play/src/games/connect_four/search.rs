@@ -193,11 +193,7 @@ impl Bitboards {
 
     /// Whether the disc just played made a line (the position is over).
     fn is_over(&self, discs: &Discs) -> bool {
-        let last = discs.mover ^ discs.mask;
-        super::line_steps(self.height).into_iter().any(|d| {
-            let pairs = last & (last >> d);
-            pairs & (pairs >> (2 * d)) != 0
-        })
+        self.has_line(discs.mover ^ discs.mask)
     }
 
     /// Whether `discs` hold four in a row.

@@ -157,23 +157,26 @@ fn answer_with_shipped(
     budget: &Budget,
     shipped: Option<Result<&BookFile, &QueryError>>,
 ) -> Result<Answer, QueryError> {
-    let mut answer = match shipped {
-        Some(Ok(book)) => answer_with_book(params, position, budget, Some(book))?,
+    let book = shipped.and_then(Result::ok);
+    let mut answer = answer_with_book(params, position, budget, book)?;
+    note_shipped(&mut answer, shipped);
+    Ok(answer)
+}
+
+/// What an answer says of the shipped book: `book` when the search read it, `book_refused`
+/// (its path and why) when it was damaged and left out.
+pub fn note_shipped(answer: &mut Answer, shipped: Option<Result<&BookFile, &QueryError>>) {
+    match shipped {
+        Some(Ok(book)) if answer.method != "table" => {
+            answer.details.insert("book".into(), shipped_json(book));
+        }
         Some(Err(refused)) => {
-            let mut answer = answer_with_book(params, position, budget, None)?;
             answer
                 .details
                 .insert("book_refused".into(), json!(refused.to_string()));
-            answer
         }
-        None => answer_with_book(params, position, budget, None)?,
-    };
-    if let Some(Ok(book)) = shipped
-        && answer.method != "table"
-    {
-        answer.details.insert("book".into(), shipped_json(book));
+        _ => {}
     }
-    Ok(answer)
 }
 
 /// Where the opening book that comes with perfect-play is kept in its repository (it is
@@ -210,8 +213,7 @@ pub fn shipped_book(board: &ConnectFour) -> Option<Result<&'static BookFile, &'s
 }
 
 /// The `book` object of an answer the shipped book took part in.
-#[must_use]
-pub fn shipped_json(book: &BookFile) -> serde_json::Value {
+fn shipped_json(book: &BookFile) -> serde_json::Value {
     json!({
         "path": SHIPPED_BOOK_PATH,
         "plies": book.plies,

@@ -362,7 +362,7 @@ fn a_book_agrees_with_the_table_and_answers_without_search() {
     let search = Search::new(rules.clone(), 1 << 22).unwrap();
     let mut seen = Vec::new();
     let scores = search
-        .score_all(&positions, &Default::default(), &limits(), &mut |i, _| {
+        .score_all(&positions, Default::default(), &limits(), &mut |i, _| {
             seen.push(i)
         })
         .unwrap();
@@ -386,7 +386,7 @@ fn a_book_agrees_with_the_table_and_answers_without_search() {
     let cold = Search::new(rules.clone(), 1 << 22).unwrap();
     let shallower: Vec<Discs> = positions.iter().filter(|p| p.moves < 6).copied().collect();
     let from_moves = cold
-        .score_all(&shallower, &deepest, &limits(), &mut |_, _| {})
+        .score_all(&shallower, deepest, &limits(), &mut |_, _| {})
         .unwrap();
     assert_eq!(cold.nodes(), 0);
     let expected: Vec<i32> = positions
