@@ -327,7 +327,7 @@ pub struct TicTacToeArgs {
 #[derive(Debug, Args)]
 #[command(
     override_usage = "perfect-play connect-four [OPTIONS] [MOVES]\n       perfect-play connect-four --batch [OPTIONS] < lines-of-MOVES",
-    after_help = "Two methods. The table (small boards: 4 x 4 up to 6 x 4, 5 x 5, 4 x 6): the engine solves every position of the board, two bytes each, then reads the one asked for. The search (any board whose bitboard fits 64 bits: width x (height + 1) <= 64, so 7 x 6, 8 x 7, 9 x 6): alpha-beta from the position over a transposition table (64 MiB, or --memory-limit's worth up to 1 GiB), the exact score found by null-window tests, on every core. Most 7 x 6 positions past a dozen moves take milliseconds. An opening book of the first 7 x 6 plies comes with perfect-play and is read first (no flag; --db names another, --no-book leaves it out): the empty board and the first moves are answered at once. auto (the default) takes the table when the board solves in about a second.\n\nOutcome and remoteness are for the player to move, in plies: a win in 41 is won by the disc of the 41st ply from here, the loser delaying; a tie, the plies left to fill the board.\n\nExamples:\n  perfect-play connect-four 4453                 7 x 6 after columns 4, 4, 5, 3\n  perfect-play connect-four --width 4 --height 4 the whole 4 x 4 board: a tie\n  perfect-play connect-four 2233 --width 5 --height 4   after columns 2, 2, 3, 3\n  perfect-play connect-four --width 6 --height 4 --db c4-6x4.ppdb   solve once, then read\n  printf '4453\\n44\\n' | perfect-play connect-four --batch   one JSON object a line, one table"
+    after_help = "Two methods. The table (small boards: 4 x 4 up to 6 x 4, 5 x 5, 4 x 6): the engine solves every position of the board, two bytes each, then reads the one asked for. The search (any board whose bitboard fits 128 bits: width x (height + 1) <= 128, so 7 x 6, 8 x 7, 10 x 6, 8 x 8; boards that fit 64 bits on 64-bit words): alpha-beta from the position over a transposition table (64 MiB, or --memory-limit's worth up to 1 GiB), the exact score found by null-window tests, on every core. Most 7 x 6 positions past a dozen moves take milliseconds. An opening book of the first 7 x 6 plies comes with perfect-play and is read first (no flag; --db names another, --no-book leaves it out): the empty board and the first moves are answered at once. auto (the default) takes the table when the board solves in about a second.\n\nOutcome and remoteness are for the player to move, in plies: a win in 41 is won by the disc of the 41st ply from here, the loser delaying; a tie, the plies left to fill the board.\n\nExamples:\n  perfect-play connect-four 4453                 7 x 6 after columns 4, 4, 5, 3\n  perfect-play connect-four --width 4 --height 4 the whole 4 x 4 board: a tie\n  perfect-play connect-four 2233 --width 5 --height 4   after columns 2, 2, 3, 3\n  perfect-play connect-four --width 6 --height 4 --db c4-6x4.ppdb   solve once, then read\n  perfect-play connect-four 10,1,10 --width 10 --height 6   a board past 64 bits (10, alone)\n  printf '4453\\n44\\n' | perfect-play connect-four --batch   one JSON object a line, one table"
 )]
 pub struct ConnectFourArgs {
     /// Columns played so far, 1-based, as digits (4453) or a comma list (10,11) for wide
@@ -336,11 +336,11 @@ pub struct ConnectFourArgs {
     pub moves: String,
 
     /// Columns of the board.
-    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=32))]
+    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub width: u32,
 
     /// Rows of the board.
-    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=63))]
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=127))]
     pub height: u32,
 
     /// table: solve the whole board; search: from the position; auto: the table when it
@@ -409,11 +409,11 @@ pub struct ConnectFourBookArgs {
     pub db: std::path::PathBuf,
 
     /// Columns of the board.
-    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=32))]
+    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub width: u32,
 
     /// Rows of the board.
-    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=63))]
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=127))]
     pub height: u32,
 
     /// Worker threads, up to 256 (default: one per core).

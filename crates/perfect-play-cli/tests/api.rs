@@ -454,6 +454,31 @@ fn seven_by_six_is_searched_within_the_budget() {
     );
 }
 
+/// Issue 48: a board past 64 bits through the API (c4's verified 10 x 6 position, its
+/// columns 0-based there, one added here: a win in 5); over 128 bits refused with the figure.
+#[test]
+fn boards_past_64_bits_are_answered_and_past_128_refused() {
+    let moves =
+        "1,10,2,10,5,1,2,1,1,5,9,2,9,1,9,7,5,9,2,10,5,9,10,5,8,3,5,9,8,2,8,1,10,3,6,2,10,8,4,7,7";
+    let (status, body) = get(&format!(
+        "/api/v1/connect-four?width=10&height=6&position={moves}"
+    ));
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        (&body["method"], &body["outcome"], &body["remoteness"]),
+        (&json!("search"), &json!("win"), &json!(5))
+    );
+    let (status, body) = get("/api/v1/connect-four?width=16&height=8");
+    assert_eq!(status, 400, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("at most 128 (it is 144)"),
+        "{body}"
+    );
+}
+
 #[test]
 fn garbage_requests_get_an_answer_and_the_server_keeps_serving() {
     let address = server();

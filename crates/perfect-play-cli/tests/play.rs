@@ -143,6 +143,29 @@ fn serve_refuses_a_bad_address_or_budget_in_one_line() {
     assert_eq!(run.status, 2);
 }
 
+/// Issue 48: a board past 64 bits is played too (c4's verified 10 x 6 position, a win in 5
+/// for the player to move: the perfect player finds it).
+#[test]
+fn play_takes_a_board_past_64_bits() {
+    let moves =
+        "1,10,2,10,5,1,2,1,1,5,9,2,9,1,9,7,5,9,2,10,5,9,10,5,8,3,5,9,8,2,8,1,10,3,6,2,10,8,4,7,7";
+    let (status, out, err) = play(
+        &[
+            "connect-four",
+            moves,
+            "--width",
+            "10",
+            "--height",
+            "6",
+            "--as",
+            "second",
+        ],
+        "quit\n",
+    );
+    assert_eq!(status, 0, "{err}");
+    assert!(out.contains(": it wins in 5 moves."), "{out}");
+}
+
 /// Audit item 13: `play connect-four` began at a 30-move example, not the empty board, and
 /// with `--width 4 --height 4` exited 2 blaming moves the user never typed.
 #[test]

@@ -95,6 +95,17 @@ def test_the_shipped_book_answers_the_empty_7_by_6_board_at_once():
         perfect_play.query("connect-four", "", book="mine")
 
 
+def test_boards_past_64_bits_are_searched_and_past_128_refused():
+    # Christophe Steininger's c4, tst/data/10x6/endgame_L1.txt, first line (columns 0-based
+    # there, one added here): score 8, a win in 5 plies for the player to move.
+    moves = "1,10,2,10,5,1,2,1,1,5,9,2,9,1,9,7,5,9,2,10,5,9,10,5,8,3,5,9,8,2,8,1,10,3,6,2,10,8,4,7,7"
+    wide = perfect_play.query("connect-four", moves, width=10, height=6)
+    assert (wide["method"], wide["outcome"], wide["remoteness"]) == ("search", "win", 5)
+    assert wide["moves"][0]["outcome"] == "win" and wide["width"] == 10
+    with pytest.raises(ValueError, match="at most 128"):
+        perfect_play.query("connect-four", "", width=16, height=8)
+
+
 def test_convenience_functions():
     assert perfect_play.nim([3, 4, 5])["outcome"] == "win"
     assert perfect_play.nim([1, 2, 3])["outcome"] == "loss"

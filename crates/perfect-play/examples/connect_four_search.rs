@@ -1,6 +1,7 @@
 //! Times the search on 7 x 6 positions read from stdin (columns played, one a line), as
 //! Pascal Pons' solver's main program does: `score nodes microseconds` a line, then the total.
-//! `--threads N` (default every core), `--analyse` (every move's score, as his `-a`),
+//! `--width W --height H` (default 7 x 6; any board that fits 128 bits, on 64-bit words when
+//! it fits them), `--threads N` (default every core), `--analyse` (every move's score, as his `-a`),
 //! `--table-mib M` (default 1024), `--lines-in-parallel` (the lines shared out over the
 //! threads, each line's search splitting further when a thread is free; the output in the
 //! input's order), `--history` and `--killers` (the move-ordering heuristics, off by default).
@@ -8,7 +9,7 @@
 //! cargo run --release -p perfect-play --features examples --example connect_four_search -- --threads 1 < positions.txt
 
 use perfect_play::games::connect_four::ConnectFour;
-use perfect_play::games::connect_four::search::Bitboards;
+use perfect_play::games::connect_four::search::{Bitboards, Bits, fits_64_bits};
 use perfect_play::search::{Heuristics, Limits, Search};
 use std::io::BufRead;
 use std::time::Instant;
@@ -24,9 +25,30 @@ fn main() {
     let threads = flag("--threads").unwrap_or(0) as usize;
     let analyse = args.iter().any(|a| a == "--analyse");
     let in_parallel = args.iter().any(|a| a == "--lines-in-parallel");
-    let table_mib = flag("--table-mib").unwrap_or(1024);
-    let game = ConnectFour::new(7, 6).expect("7 x 6");
-    let rules = Bitboards::new(&game);
+    let width = flag("--width").unwrap_or(7) as u32;
+    let height = flag("--height").unwrap_or(6) as u32;
+    let game = ConnectFour::new(width, height).expect("a board that fits 128 bits");
+    if fits_64_bits(&game) {
+        run::<u64>(&args, &game, threads, analyse, in_parallel);
+    } else {
+        run::<u128>(&args, &game, threads, analyse, in_parallel);
+    }
+}
+
+fn run<B: Bits>(
+    args: &[String],
+    game: &ConnectFour,
+    threads: usize,
+    analyse: bool,
+    in_parallel: bool,
+) {
+    let table_mib = args
+        .iter()
+        .position(|a| a == "--table-mib")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|v| v.parse::<u64>().ok())
+        .unwrap_or(1024);
+    let rules = Bitboards::<B>::new(game);
     let mut search = Search::new(rules.clone(), table_mib << 20).expect("table");
     search.set_heuristics(Heuristics {
         history: args.iter().any(|a| a == "--history"),
@@ -49,7 +71,7 @@ fn main() {
         let at = Instant::now();
         let (scores, nodes) = if analyse {
             let analysis = search.analyse(&discs, &limits).expect("no limits");
-            let mut by_column = vec![String::from("-"); 7];
+            let mut by_column = vec![String::from("-"); game.width() as usize];
             for m in &analysis.moves {
                 by_column[m.mv as usize] = (m.score).to_string();
             }

@@ -9,8 +9,8 @@ use crate::output::Output;
 use crate::progress;
 use perfect_play::durable;
 use perfect_play::games::connect_four::ConnectFour;
-use perfect_play::games::connect_four::search::Bitboards;
-use perfect_play::registry::answers::connect_four::{self, Searcher};
+use perfect_play::games::connect_four::search::{Bitboards, Bits, fits_64_bits};
+use perfect_play::registry::answers::connect_four;
 use perfect_play::search::{Limits, ScoreGame, book};
 use serde_json::json;
 use std::collections::HashMap;
@@ -33,10 +33,26 @@ fn connect_four_book(
     quiet: bool,
 ) -> Result<Output, CommandError> {
     no_files_under_small_budget(budget, Some(&args.db))?;
-    let started = Instant::now();
     let board = ConnectFour::new(args.width, args.height)?;
-    let positions = connect_four::book_positions(&board, args.depth, budget.memory(LISTING_BYTES))?;
-    let rules = Bitboards::new(&board);
+    // 64-bit words where the board fits them, 128-bit ones past that.
+    if fits_64_bits(&board) {
+        connect_four_book_on::<u64>(args, budget, quiet, &board)
+    } else {
+        connect_four_book_on::<u128>(args, budget, quiet, &board)
+    }
+}
+
+/// [`connect_four_book`] on bitboards of `B`.
+fn connect_four_book_on<B: Bits>(
+    args: &ConnectFourBookArgs,
+    budget: &Budget,
+    quiet: bool,
+    board: &ConnectFour,
+) -> Result<Output, CommandError> {
+    let started = Instant::now();
+    let positions =
+        connect_four::book_positions::<B>(board, args.depth, budget.memory(LISTING_BYTES))?;
+    let rules = Bitboards::<B>::new(board);
     let digest = book::digest(&rules, &positions);
     let mut partial_path = args.db.as_os_str().to_owned();
     partial_path.push(".partial");
@@ -47,14 +63,13 @@ fn connect_four_book(
     );
     // One build at a time into a path; a file there that is not this very book is kept.
     let _lock = durable::Lock::take(&args.db)?;
-    if connect_four::check_book_target(&args.db, &board, args.depth, &positions)? {
+    if connect_four::check_book_target(&args.db, board, args.depth, &positions)? {
         return built_already(args, budget, &rules, started);
     }
     let mut known = read_partial(&partial_path, &identity)?;
     let resumed = known.len();
     let mut partial = open_partial(&partial_path, &identity, resumed == 0)?;
-    let searcher = Searcher::new(board.clone(), connect_four::table_bytes(budget))?;
-    let search = searcher.search();
+    let search = connect_four::search_of::<B>(board, connect_four::table_bytes(budget))?;
     let todo: Vec<_> = positions
         .iter()
         .filter(|p| !known.contains_key(&rules.key(p)))
@@ -98,7 +113,7 @@ fn connect_four_book(
         .map(|p| known.get(&rules.key(p)).copied())
         .collect::<Option<_>>()
         .ok_or("a position of the book was not searched")?;
-    let bytes = connect_four::write_book(&args.db, &board, args.depth, &positions, &scores)?;
+    let bytes = connect_four::write_book(&args.db, board, args.depth, &positions, &scores)?;
     drop(partial);
     durable::remove_if_present(&partial_path)?;
     let seconds = started.elapsed().as_secs_f64();
@@ -117,7 +132,7 @@ fn connect_four_book(
         "resumed": resumed,
         "nodes": nodes,
         "seconds": seconds,
-        "table_bytes": searcher.table_bytes(),
+        "table_bytes": search.table().bytes(),
         "start": {"outcome": outcome, "remoteness": remoteness},
         "database": database_json(&args.db, bytes, positions.len() as u64, false, resumed > 0, 0),
     });
@@ -144,10 +159,10 @@ fn connect_four_book(
 
 /// A book already built at `--db`: read back (every block's checksum and the positions'
 /// digest checked) and reported, nothing searched.
-fn built_already(
+fn built_already<B: Bits>(
     args: &ConnectFourBookArgs,
     budget: &Budget,
-    rules: &Bitboards,
+    rules: &Bitboards<B>,
     started: Instant,
 ) -> Result<Output, CommandError> {
     let book = connect_four::open_book(&args.db, budget.memory(LISTING_BYTES))?;
@@ -184,7 +199,7 @@ fn built_already(
 }
 
 /// A partial book's line before its checksum: the key and the score.
-fn partial_line(key: u64, score: i32) -> String {
+fn partial_line(key: u128, score: i32) -> String {
     format!("{key:x} {score}")
 }
 
@@ -201,7 +216,7 @@ fn line_crc(identity: &str, line: &str) -> u32 {
 /// The scores a build cut short kept, by key: none when there is no file; refused when the
 /// file is another book's (or a link, a FIFO, a folder). A line whose checksum does not
 /// match (cut short by a kill, edited, damaged) is searched again.
-fn read_partial(path: &Path, identity: &str) -> Result<HashMap<u64, i32>, CommandError> {
+fn read_partial(path: &Path, identity: &str) -> Result<HashMap<u128, i32>, CommandError> {
     if !durable::writable_target(path)? {
         return Ok(HashMap::new());
     }
@@ -231,7 +246,7 @@ fn read_partial(path: &Path, identity: &str) -> Result<HashMap<u64, i32>, Comman
             })
             .and_then(|(body, _)| body.split_once(' '))
             .and_then(|(key, score)| {
-                Some((u64::from_str_radix(key, 16).ok()?, score.parse().ok()?))
+                Some((u128::from_str_radix(key, 16).ok()?, score.parse().ok()?))
             });
         if let Some((key, score)) = parsed {
             known.insert(key, score);
@@ -262,7 +277,7 @@ mod tests {
 
     const IDENTITY: &str = "perfect-play book connect-four 7x6 plies 2 keys 0123abcd";
 
-    fn line(key: u64, score: i32) -> String {
+    fn line(key: u128, score: i32) -> String {
         let body = partial_line(key, score);
         format!("{body} {:08x};", line_crc(IDENTITY, &body))
     }

@@ -802,17 +802,17 @@ pub const GAMES: &[GameInfo] = &[
         params: &[
             Param {
                 name: "width",
-                kind: ParamKind::Integer { min: 1, max: 32 },
+                kind: ParamKind::Integer { min: 1, max: 64 },
                 required: false,
                 default: "7",
-                help: "columns",
+                help: "columns (width x (height + 1) at most 128)",
             },
             Param {
                 name: "height",
-                kind: ParamKind::Integer { min: 1, max: 63 },
+                kind: ParamKind::Integer { min: 1, max: 127 },
                 required: false,
                 default: "6",
-                help: "rows",
+                help: "rows (width x (height + 1) at most 128)",
             },
             Param {
                 name: "method",

@@ -38,7 +38,7 @@ pub enum BookError {
 /// Exact scores of the positions within some plies of a start.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Book {
-    keys: Vec<u64>,
+    keys: Vec<u128>,
     scores: Vec<i32>,
     /// The fewest moves left at a position in the book: positions with fewer are not
     /// looked up.
@@ -90,11 +90,19 @@ pub fn positions<G: ScoreGame>(
 }
 
 /// A digest of positions' keys in their order: written with a book, checked on reading.
+/// A key is taken in eight bytes when the game's keys fit 64 bits (as books were written
+/// before keys grew past them), else in sixteen.
 #[must_use]
 pub fn digest<G: ScoreGame>(game: &G, positions: &[G::Position]) -> u32 {
     let mut hasher = crc32fast::Hasher::new();
+    let narrow = game.key_bits() <= u64::BITS;
     for p in positions {
-        hasher.update(&game.key(p).to_le_bytes());
+        let key = game.key(p);
+        if narrow {
+            hasher.update(&(key as u64).to_le_bytes());
+        } else {
+            hasher.update(&key.to_le_bytes());
+        }
     }
     hasher.finalize()
 }
@@ -116,7 +124,7 @@ impl Book {
                 scores.len()
             )));
         }
-        let keys: Vec<u64> = positions.iter().map(|p| game.key(p)).collect();
+        let keys: Vec<u128> = positions.iter().map(|p| game.key(p)).collect();
         if keys.windows(2).any(|w| w[0] >= w[1]) {
             return Err(BookError::Mismatch("keys out of order".into()));
         }
@@ -153,7 +161,7 @@ impl Book {
     /// holds it.
     #[inline]
     #[must_use]
-    pub fn get(&self, depth: u32, key: u64) -> Option<i32> {
+    pub fn get(&self, depth: u32, key: u128) -> Option<i32> {
         if depth < self.min_depth {
             return None;
         }
@@ -175,7 +183,7 @@ impl<G: ScoreGame> Search<G> {
     pub fn score_all(
         &self,
         positions: &[G::Position],
-        mut scored: std::collections::HashMap<u64, i32>,
+        mut scored: std::collections::HashMap<u128, i32>,
         limits: &Limits,
         progress: &mut dyn FnMut(usize, i32),
     ) -> Result<Vec<i32>, Stopped> {

@@ -24,8 +24,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 pub use table::{Bounds, TableError, TranspositionTable};
 use thiserror::Error;
 
-/// The most moves a position may have.
-pub const MAX_CHILDREN: usize = 32;
+/// The most moves a position may have (Connect Four's widest board, 64 columns of one row).
+pub const MAX_CHILDREN: usize = 64;
 
 /// Slots of the history table: a game names each of its moves by a slot (taken modulo this),
 /// moves that do the same thing anywhere sharing one.
@@ -122,8 +122,8 @@ pub trait ScoreGame: Sync {
     /// Bits a key has at most (the table stores keys whole, so longer keys need more buckets).
     fn key_bits(&self) -> u32;
     /// A key that tells positions with different scores apart: equal keys, equal scores (a
-    /// position and its mirror image may share one).
-    fn key(&self, position: &Self::Position) -> u64;
+    /// position and its mirror image may share one). Under `1 << key_bits()`.
+    fn key(&self, position: &Self::Position) -> u128;
     /// Moves left at most: how much work a stored result saves.
     fn depth(&self, position: &Self::Position) -> u32;
     /// The mover's score when a move wins at once, else `None`.

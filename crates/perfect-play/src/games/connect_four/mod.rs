@@ -2,7 +2,9 @@
 //! column that is not full; four in a row (across, up or diagonally) wins, a full board ties.
 //!
 //! A position is two bitboards in Pascal Pons' layout (a column's cells in `height` bits plus
-//! one empty bit above, so that shifts never carry a line from one column into the next).
+//! one empty bit above, so that shifts never carry a line from one column into the next), in
+//! 128 bits: any board with `width x (height + 1)` at most 128 (the search runs boards that
+//! fit 64 bits on 64-bit words).
 //! For the engine, positions are numbered by tier, one tier per number of discs: within a
 //! tier, by the column heights (ranked among all height vectors with that many discs) and
 //! then by which of the discs are the first player's (ranked among the ways to choose them).
@@ -21,9 +23,10 @@ use thiserror::Error;
 /// A board size the game cannot be played on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
 pub enum SizeError {
-    /// A side under 1, or a board whose bitboard passes 64 bits.
+    /// A side under 1, or a board whose bitboard passes 128 bits.
     #[error(
-        "a {width} x {height} board is not supported: width and height from 1, and width x (height + 1) at most 64"
+        "a {width} x {height} board is not supported: width and height from 1, and width x (height + 1) at most {MAX_BITS} (it is {bits})",
+        bits = u64::from(*width) * (u64::from(*height) + 1)
     )]
     Unsupported {
         /// Columns.
@@ -33,13 +36,16 @@ pub enum SizeError {
     },
 }
 
+/// Bits a board's bitboard may take: `width x (height + 1)` at most this.
+pub const MAX_BITS: u64 = 128;
+
 /// A position: the first player's discs and every disc, as bitboards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Board {
     /// The first player's discs.
-    pub first: u64,
+    pub first: u128,
     /// Every disc.
-    pub mask: u64,
+    pub mask: u128,
 }
 
 /// Connect Four on a given board.
@@ -60,7 +66,7 @@ impl ConnectFour {
     /// # Errors
     /// A size the bitboards cannot hold.
     pub fn new(width: u32, height: u32) -> Result<ConnectFour, SizeError> {
-        if width == 0 || height == 0 || u64::from(width) * u64::from(height + 1) > 64 {
+        if width == 0 || height == 0 || u64::from(width) * (u64::from(height) + 1) > MAX_BITS {
             return Err(SizeError::Unsupported { width, height });
         }
         let cells = (width * height) as usize;
@@ -115,7 +121,7 @@ impl ConnectFour {
     #[must_use]
     pub fn mirrored(&self, board: &Board) -> Board {
         let bits = self.column_bits();
-        let column = u64::MAX >> (64 - bits);
+        let column = u128::MAX >> (128 - bits);
         let mut mirror = self.empty();
         for c in 0..self.width {
             let to = (self.width - 1 - c) * bits;
@@ -139,8 +145,8 @@ impl ConnectFour {
     }
 
     /// Whether `discs` hold four in a row.
-    fn has_four(&self, discs: u64) -> bool {
-        line_steps(self.height).into_iter().any(|d| {
+    fn has_four(&self, discs: u128) -> bool {
+        line_steps(self.height, u128::BITS).into_iter().any(|d| {
             let pairs = discs & (discs >> d);
             pairs & (pairs >> (2 * d)) != 0
         })
@@ -155,7 +161,7 @@ impl ConnectFour {
     /// The board after the player to move drops a disc in column `c` (not full).
     #[must_use]
     pub fn drop_disc(&self, board: &Board, c: u32) -> Board {
-        let bit = 1u64 << (c * self.column_bits() + self.column_height(board, c));
+        let bit = 1u128 << (c * self.column_bits() + self.column_height(board, c));
         let first = if self.first_to_move(board) {
             board.first | bit
         } else {
@@ -187,14 +193,14 @@ impl ConnectFour {
 }
 
 /// The bit steps between neighbours of a line on a board `height` rows high: up a column,
-/// across, and the two diagonals. A step whose four cells cannot fit 64 bits (three steps
-/// of 64 or more: a board one or two columns wide and very tall) holds no line, and is left
-/// out so that no shift passes 63.
-pub(crate) fn line_steps(height: u32) -> arrayvec::ArrayVec<u64, 4> {
+/// across, and the two diagonals. A step whose four cells cannot fit a word of `word_bits`
+/// (three steps of that many or more: a board one or two columns wide and very tall) holds
+/// no line, and is left out so that no shift passes the word.
+pub(crate) fn line_steps(height: u32, word_bits: u32) -> arrayvec::ArrayVec<u64, 4> {
     let h = u64::from(height);
     [1, h + 1, h, h + 2]
         .into_iter()
-        .filter(|&d| 3 * d < 64)
+        .filter(|&d| 3 * d < u64::from(word_bits))
         .collect()
 }
 
@@ -270,7 +276,7 @@ impl IndexedGame for ConnectFour {
         let mut order = 0;
         for (c, &h) in heights.iter().enumerate() {
             for row in 0..h {
-                let bit = 1u64 << (c as u32 * self.column_bits() + row);
+                let bit = 1u128 << (c as u32 * self.column_bits() + row);
                 if board.first & bit != 0 {
                     first_orders |= 1 << order;
                 }
@@ -314,7 +320,7 @@ impl IndexedGame for ConnectFour {
         let mut order = 0;
         for (c, &h) in heights.iter().enumerate() {
             for row in 0..h {
-                let bit = 1u64 << (c as u32 * self.column_bits() + row);
+                let bit = 1u128 << (c as u32 * self.column_bits() + row);
                 board.mask |= bit;
                 if first_orders >> order & 1 == 1 {
                     board.first |= bit;
@@ -363,7 +369,7 @@ impl IndexedGame for ConnectFour {
     }
 }
 
-/// Columns as digits (`2233`) or a comma list (`10,11`), 1-based.
+/// Columns as digits (`2233`) or a comma list (`10,11`; one column alone `10,`), 1-based.
 ///
 /// # Errors
 /// A character that is not a column, or a bad comma list.
@@ -373,7 +379,9 @@ pub fn parse_columns(text: &str) -> Result<Vec<u32>, NotationError> {
         return Ok(Vec::new());
     }
     if text.contains(',') {
-        return Ok(crate::parse::list_in(text, 1, 32)
+        // One wide column alone is written with a comma after it (`10,`): see write_columns.
+        let text = text.strip_suffix(',').unwrap_or(text);
+        return Ok(crate::parse::list_in(text, 1, 64)
             .map_err(|e| NotationError::Rule(e.to_string()))?
             .into_iter()
             .map(|c| c as u32)
@@ -388,12 +396,34 @@ pub fn parse_columns(text: &str) -> Result<Vec<u32>, NotationError> {
         .collect()
 }
 
+/// Columns written 0-based, a digit each (`0`-`9`), as Pascal Pons' and Christophe
+/// Steininger's solvers and their test files write them, as ours (1-based): add one to each
+/// digit. `3342` is our `4453`; `09` our `1,10` (see [`write_columns`]).
+///
+/// # Errors
+/// A character that is not a digit.
+pub fn from_zero_based_digits(text: &str) -> Result<Vec<u32>, NotationError> {
+    text.trim()
+        .chars()
+        .map(|c| {
+            c.to_digit(10).map(|d| d + 1).ok_or_else(|| {
+                NotationError::Rule(format!(
+                    "{c:?} in 0-based moves is not a column: digits 0-9, one a move"
+                ))
+            })
+        })
+        .collect()
+}
+
 /// Columns played (1-based) in the notation [`parse_columns`] reads: digits (`2233`) while
-/// every column is one digit, else a comma list (`10,11`).
+/// every column is one digit, else a comma list (`10,11`; one column alone `10,`, which
+/// digits would read as two moves).
 #[must_use]
 pub fn write_columns(columns: &[u32]) -> String {
     if columns.iter().all(|&c| c <= 9) {
         columns.iter().map(u32::to_string).collect()
+    } else if let [only] = columns {
+        format!("{only},")
     } else {
         columns
             .iter()
@@ -458,7 +488,7 @@ impl BoardGame for ConnectFour {
         for row in (0..self.height()).rev() {
             text.push_str("  ");
             for c in 0..self.width() {
-                let bit = 1u64 << (c * (self.height() + 1) + row);
+                let bit = 1u128 << (c * (self.height() + 1) + row);
                 text.push(if board.mask & bit == 0 {
                     '.'
                 } else if board.first & bit != 0 {
@@ -540,10 +570,39 @@ mod tests {
     }
 
     #[test]
+    fn zero_based_digits_convert_to_our_columns() {
+        assert_eq!(from_zero_based_digits("3342").unwrap(), vec![4, 4, 5, 3]);
+        assert_eq!(
+            write_columns(&from_zero_based_digits("3342").unwrap()),
+            "4453"
+        );
+        assert_eq!(
+            write_columns(&from_zero_based_digits("09").unwrap()),
+            "1,10"
+        );
+        // One wide column alone: not "11", which reads as two moves in column 1.
+        assert_eq!(write_columns(&[11]), "11,");
+        assert_eq!(parse_columns("11,").unwrap(), vec![11]);
+        assert_eq!(parse_columns("11").unwrap(), vec![1, 1]);
+        assert_eq!(from_zero_based_digits(" ").unwrap(), Vec::<u32>::new());
+        assert!(from_zero_based_digits("3a").is_err());
+        // What they read as "column 9 of ten" is ours "column 10": the same disc.
+        let game = ConnectFour::new(10, 6).unwrap();
+        let ours = parse_columns(&write_columns(&from_zero_based_digits("9").unwrap())).unwrap();
+        let board = game.play_columns(&ours).unwrap();
+        assert_eq!(game.column_height(&board, 9), 1);
+    }
+
+    #[test]
     fn sizes_past_the_bitboard_are_refused() {
         assert!(ConnectFour::new(7, 6).is_ok());
         assert!(ConnectFour::new(0, 4).is_err());
-        assert!(ConnectFour::new(8, 8).is_err()); // 8 x 9 bits
+        assert!(ConnectFour::new(8, 8).is_ok()); // 8 x 9 bits
+        assert!(ConnectFour::new(16, 7).is_ok()); // 128 bits
+        assert!(ConnectFour::new(1, 127).is_ok());
+        let refused = ConnectFour::new(16, 8).unwrap_err().to_string();
+        assert!(refused.contains("at most 128 (it is 144)"), "{refused}");
+        assert!(ConnectFour::new(u32::MAX, u32::MAX).is_err());
         let game = ConnectFour::new(7, 6).unwrap();
         assert_eq!(
             game.play_columns(&[4, 4, 4, 4, 4, 4])

@@ -1,5 +1,6 @@
-//! Connect Four for the search solver, on any board whose bitboard fits 64 bits (7 x 6,
-//! 8 x 7, 9 x 6 ...): the player to move's discs and every disc in Pascal Pons' layout, the
+//! Connect Four for the search solver, on any board whose bitboard fits 128 bits (7 x 6,
+//! 8 x 7, 9 x 6, 10 x 6, 8 x 8 ...), in one 64-bit word where it fits and a 128-bit one
+//! past that ([`Bits`]): the player to move's discs and every disc in Pascal Pons' layout, the
 //! cells that would complete a line found by shifts, and his refinements (each measured in
 //! BENCHMARKS.md): moves that lose at once are never searched (a forced block is the only
 //! move; two threats lose), moves are tried by the threats they make then centre first, the
@@ -15,6 +16,50 @@ use super::{Board, ConnectFour};
 use crate::player::Outcome;
 use crate::search::{After, MAX_CHILDREN, MoveHints, Node, ScoreGame};
 use arrayvec::ArrayVec;
+use num_traits::{PrimInt, WrappingAdd};
+
+/// A bitboard word: `u64` for boards whose bitboard fits 64 bits (7 x 6 and every board up
+/// to 64 bits: the 64-bit path, as fast as before wider boards came), `u128` for the others.
+pub trait Bits:
+    PrimInt + WrappingAdd + std::hash::Hash + std::fmt::Debug + Send + Sync + 'static
+{
+    /// Bits in the word.
+    const BITS: u32;
+    /// The low bits of a board's 128-bit word (the board fits them).
+    fn from_wide(bits: u128) -> Self;
+    /// The word widened to 128 bits.
+    fn wide(self) -> u128;
+}
+
+impl Bits for u64 {
+    const BITS: u32 = u64::BITS;
+    #[inline]
+    fn from_wide(bits: u128) -> u64 {
+        bits as u64
+    }
+    #[inline]
+    fn wide(self) -> u128 {
+        u128::from(self)
+    }
+}
+
+impl Bits for u128 {
+    const BITS: u32 = u128::BITS;
+    #[inline]
+    fn from_wide(bits: u128) -> u128 {
+        bits
+    }
+    #[inline]
+    fn wide(self) -> u128 {
+        self
+    }
+}
+
+/// Whether a board's bitboard fits one 64-bit word (the search then runs on `u64`).
+#[must_use]
+pub fn fits_64_bits(game: &ConnectFour) -> bool {
+    game.width() * (game.height() + 1) <= u64::BITS
+}
 
 /// Positions with fewer discs than this share a key with their mirror image. Later ones
 /// rarely meet their mirror image in a search, and the mirror costs a loop over the columns
@@ -25,49 +70,51 @@ const MIRROR_KEYS_BELOW: u32 = 10;
 
 /// A position as the search sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Discs {
+pub struct Discs<B = u64> {
     /// The player to move's discs.
-    pub mover: u64,
+    pub mover: B,
     /// Every disc.
-    pub mask: u64,
+    pub mask: B,
     /// Discs played.
     pub moves: u32,
     /// The empty cells where the opponent (who just moved) would complete a line: found
     /// anyway when the move was ordered, so a node need not find them again.
-    pub threats: u64,
+    pub threats: B,
 }
 
 /// Connect Four's rules on bitboards, for [`crate::search::Search`].
 #[derive(Clone, Debug)]
-pub struct Bitboards {
+pub struct Bitboards<B = u64> {
     width: u32,
     height: u32,
     cells: i32,
     /// One bit at the foot of each column.
-    bottom: u64,
+    bottom: B,
     /// Every cell of the board (not the empty bit above each column).
-    board: u64,
+    board: B,
     /// Columns tried first to last among moves equally good: centre first.
     order: ArrayVec<u32, MAX_CHILDREN>,
     /// The steps of lines other than up a column that fit the bitboard.
-    sideways: ArrayVec<u64, 4>,
+    sideways: ArrayVec<usize, 4>,
     /// The cells of the even rows counted from 1 (the second, fourth ...), which the second
     /// player takes by answering every move on top of it; empty when the height is odd (a
     /// full column then leaves the reply nowhere to go).
-    even_rows: u64,
+    even_rows: B,
 }
 
-impl Bitboards {
-    /// The rules of `game`'s board.
+impl<B: Bits> Bitboards<B> {
+    /// The rules of `game`'s board, whose bitboard fits `B` (a board past 64 bits needs
+    /// `Bitboards<u128>`: see [`fits_64_bits`]).
     #[must_use]
-    pub fn new(game: &ConnectFour) -> Bitboards {
+    pub fn new(game: &ConnectFour) -> Bitboards<B> {
         let (width, height) = (game.width(), game.height());
+        debug_assert!(width * (height + 1) <= B::BITS);
         let bits = height + 1;
-        let mut bottom = 0u64;
+        let mut bottom = B::zero();
         for c in 0..width {
-            bottom |= 1 << (c * bits);
+            bottom = bottom | B::one() << (c * bits) as usize;
         }
-        let board = bottom * ((1u64 << height) - 1);
+        let board = bottom * ((B::one() << height as usize) - B::one());
         // 3 4 2 5 1 6 0 on seven columns: centre first, then outwards, left before right.
         let mut order: ArrayVec<u32, MAX_CHILDREN> = (0..width).collect();
         let centre = f64::from(width - 1) / 2.0;
@@ -77,10 +124,10 @@ impl Bitboards {
                 .total_cmp(&(f64::from(b) - centre).abs())
                 .then(a.cmp(&b))
         });
-        let mut even_rows = 0u64;
+        let mut even_rows = B::zero();
         if height.is_multiple_of(2) {
             for row in (1..height).step_by(2) {
-                even_rows |= bottom << row;
+                even_rows = even_rows | bottom << row as usize;
             }
         }
         Bitboards {
@@ -91,82 +138,87 @@ impl Bitboards {
             board,
             order,
             even_rows,
-            sideways: super::line_steps(height)
+            sideways: super::line_steps(height, B::BITS)
                 .into_iter()
                 .filter(|&d| d != 1)
+                .map(|d| d as usize)
                 .collect(),
         }
     }
 
     /// The search's position of a board.
     #[must_use]
-    pub fn discs(&self, board: &Board) -> Discs {
+    pub fn discs(&self, board: &Board) -> Discs<B> {
         let moves = board.mask.count_ones();
+        let (first, mask) = (B::from_wide(board.first), B::from_wide(board.mask));
         let mover = if moves.is_multiple_of(2) {
-            board.first
+            first
         } else {
-            board.mask ^ board.first
+            mask ^ first
         };
         Discs {
             mover,
-            mask: board.mask,
+            mask,
             moves,
-            threats: self.winning_cells(board.mask ^ mover, board.mask),
+            threats: self.winning_cells(mask ^ mover, mask),
         }
     }
 
     /// The board of a search position.
     #[must_use]
-    pub fn board(&self, discs: &Discs) -> Board {
+    pub fn board(&self, discs: &Discs<B>) -> Board {
         let first = if discs.moves.is_multiple_of(2) {
             discs.mover
         } else {
             discs.mask ^ discs.mover
         };
         Board {
-            first,
-            mask: discs.mask,
+            first: first.wide(),
+            mask: discs.mask.wide(),
         }
     }
 
-    fn column_mask(&self, column: u32) -> u64 {
-        ((1u64 << self.height) - 1) << (column * (self.height + 1))
+    fn column_mask(&self, column: u32) -> B {
+        ((B::one() << self.height as usize) - B::one()) << (column * (self.height + 1)) as usize
     }
 
     /// Cells where a disc would complete a line of `discs`, among the empty cells of `mask`.
-    fn winning_cells(&self, discs: u64, mask: u64) -> u64 {
+    #[inline]
+    fn winning_cells(&self, discs: B, mask: B) -> B {
         // Upwards only: nothing lies above the top disc of a column.
         let mut cells = (discs << 1) & (discs << 2) & (discs << 3);
         for &d in &self.sideways {
             let pair = (discs << d) & (discs << (2 * d));
-            cells |= pair & (discs << (3 * d));
-            cells |= pair & (discs >> d);
+            cells = cells | (pair & (discs << (3 * d)));
+            cells = cells | (pair & (discs >> d));
             let pair = (discs >> d) & (discs >> (2 * d));
-            cells |= pair & (discs << d);
-            cells |= pair & (discs >> (3 * d));
+            cells = cells | (pair & (discs << d));
+            cells = cells | (pair & (discs >> (3 * d)));
         }
         cells & (self.board ^ mask)
     }
 
     /// The cell each column would take next.
-    fn playable(&self, mask: u64) -> u64 {
-        mask.wrapping_add(self.bottom) & self.board
+    #[inline]
+    fn playable(&self, mask: B) -> B {
+        mask.wrapping_add(&self.bottom) & self.board
     }
 
     /// The position after the mover takes `cell`.
-    fn after(&self, discs: &Discs, cell: u64) -> Discs {
+    fn after(&self, discs: &Discs<B>, cell: B) -> Discs<B> {
         let wins = self.winning_cells(discs.mover | cell, discs.mask);
         self.after_with(discs, cell, wins)
     }
 
     /// The slot of playing `cell` (one bit) for the move-ordering heuristics: the cell, and
     /// who plays it (odd and even rows mean different things to each player).
-    fn cell_slot(&self, discs: &Discs, cell: u64) -> u16 {
-        (cell.trailing_zeros() + 64 * (discs.moves & 1)) as u16
+    fn cell_slot(&self, discs: &Discs<B>, cell: B) -> u16 {
+        (cell.trailing_zeros() + B::BITS * (discs.moves & 1)) as u16
     }
 
     /// [`Bitboards::after`] when the mover's winning cells with `cell` taken are known.
-    fn after_with(&self, discs: &Discs, cell: u64, wins: u64) -> Discs {
+    #[inline]
+    fn after_with(&self, discs: &Discs<B>, cell: B, wins: B) -> Discs<B> {
         Discs {
             mover: discs.mover ^ discs.mask,
             mask: discs.mask | cell,
@@ -176,14 +228,15 @@ impl Bitboards {
     }
 
     /// Moves after which the opponent cannot win at once: 0 when there are none.
-    fn non_losing(&self, discs: &Discs) -> u64 {
+    #[inline]
+    fn non_losing(&self, discs: &Discs<B>) -> B {
         let mut playable = self.playable(discs.mask);
         let threats = discs.threats;
         let forced = playable & threats;
-        if forced != 0 {
-            if forced & (forced - 1) != 0 {
+        if forced != B::zero() {
+            if forced & (forced - B::one()) != B::zero() {
                 // Two threats to block at once.
-                return 0;
+                return B::zero();
             }
             playable = forced;
         }
@@ -192,19 +245,19 @@ impl Bitboards {
     }
 
     /// Whether the disc just played made a line (the position is over).
-    fn is_over(&self, discs: &Discs) -> bool {
+    fn is_over(&self, discs: &Discs<B>) -> bool {
         self.has_line(discs.mover ^ discs.mask)
     }
 
     /// Whether `discs` hold four in a row.
-    fn has_line(&self, discs: u64) -> bool {
+    fn has_line(&self, discs: B) -> bool {
         let up = discs & (discs >> 1);
-        if up & (up >> 2) != 0 {
+        if up & (up >> 2) != B::zero() {
             return true;
         }
         self.sideways.iter().any(|&d| {
             let pairs = discs & (discs >> d);
-            pairs & (pairs >> (2 * d)) != 0
+            pairs & (pairs >> (2 * d)) != B::zero()
         })
     }
 
@@ -218,8 +271,8 @@ impl Bitboards {
     /// mover hold no line, the mover cannot win (at most a tie), and if the opponent's then
     /// hold one, the mover loses (at most the least loss, -1). c4 by Christophe Steininger
     /// bounds its search so; this is the coarse form of that bound.
-    fn even_rows_bound(&self, discs: &Discs, playable: u64) -> Option<i32> {
-        if self.even_rows == 0 || !discs.moves.is_multiple_of(2) {
+    fn even_rows_bound(&self, discs: &Discs<B>, playable: B) -> Option<i32> {
+        if self.even_rows == B::zero() || !discs.moves.is_multiple_of(2) {
             return None;
         }
         let theirs = (discs.mask ^ discs.mover) | (self.even_rows & !discs.mask & !playable);
@@ -235,12 +288,13 @@ impl Bitboards {
     }
 
     /// A key for the position and its mirror image alike: the smaller of the two.
-    fn canonical_key(&self, key: u64) -> u64 {
+    fn canonical_key(&self, key: B) -> B {
         let bits = self.height + 1;
-        let column = u64::MAX >> (64 - bits);
-        let mut mirror = 0u64;
+        let column = B::max_value() >> (B::BITS - bits) as usize;
+        let mut mirror = B::zero();
         for c in 0..self.width {
-            mirror |= ((key >> (c * bits)) & column) << ((self.width - 1 - c) * bits);
+            mirror = mirror
+                | ((key >> (c * bits) as usize) & column) << ((self.width - 1 - c) * bits) as usize;
         }
         key.min(mirror)
     }
@@ -285,20 +339,22 @@ pub fn value_of(cells: i32, moves: u32, score: i32) -> (Outcome, u32) {
     (outcome, plies.max(0) as u32)
 }
 
-impl Bitboards {
+impl<B: Bits> Bitboards<B> {
     /// The moves of `non_losing`, each to `out` by `rank(cell, its winning cells)`, higher
     /// first, the column order among equals.
-    fn ranked_children<R: Copy + Default + Ord>(
+    #[inline]
+    fn ranked_children<R: Copy + Ord>(
         &self,
-        discs: &Discs,
-        non_losing: u64,
-        out: &mut ArrayVec<Discs, MAX_CHILDREN>,
-        rank: impl Fn(u64, u64) -> R,
+        discs: &Discs<B>,
+        non_losing: B,
+        out: &mut ArrayVec<Discs<B>, MAX_CHILDREN>,
+        rank: impl Fn(B, B) -> R,
     ) {
-        let mut ranks = [R::default(); MAX_CHILDREN];
+        // Not an array: setting MAX_CHILDREN ranks (64) at every node costs more than the few pushed.
+        let mut ranks = ArrayVec::<R, MAX_CHILDREN>::new();
         for &column in &self.order {
             let cell = non_losing & self.column_mask(column);
-            if cell != 0 {
+            if cell != B::zero() {
                 let wins = self.winning_cells(discs.mover | cell, discs.mask);
                 let child = self.after_with(discs, cell, wins);
                 insert_ranked(out, &mut ranks, child, rank(cell, wins));
@@ -310,15 +366,15 @@ impl Bitboards {
 /// `child` put among `out`, ranked by `rank` (higher first), after the children of equal
 /// rank (the column order among equals), by swaps: a call to memmove per move cost 6% of the
 /// search.
-fn insert_ranked<R: Copy + Ord>(
-    out: &mut ArrayVec<Discs, MAX_CHILDREN>,
-    ranks: &mut [R; MAX_CHILDREN],
-    child: Discs,
+fn insert_ranked<B: Copy, R: Copy + Ord>(
+    out: &mut ArrayVec<Discs<B>, MAX_CHILDREN>,
+    ranks: &mut ArrayVec<R, MAX_CHILDREN>,
+    child: Discs<B>,
     rank: R,
 ) {
     let mut at = out.len();
     out.push(child);
-    ranks[at] = rank;
+    ranks.push(rank);
     while at > 0 && ranks[at - 1] < rank {
         out.swap(at, at - 1);
         ranks.swap(at, at - 1);
@@ -326,41 +382,42 @@ fn insert_ranked<R: Copy + Ord>(
     }
 }
 
-impl ScoreGame for Bitboards {
-    type Position = Discs;
+impl<B: Bits> ScoreGame for Bitboards<B> {
+    type Position = Discs<B>;
     /// A column, 0-based.
     type Move = u32;
     /// The moves that do not lose at once.
-    type Scratch = u64;
+    type Scratch = B;
 
     fn key_bits(&self) -> u32 {
         self.width * (self.height + 1)
     }
 
-    fn key(&self, discs: &Discs) -> u64 {
+    #[inline]
+    fn key(&self, discs: &Discs<B>) -> u128 {
         // Unique: adding the mover's discs to the mask carries each column's run of the
         // mover's discs up into the first empty cell, which stays in the column.
-        let key = discs.mover.wrapping_add(discs.mask);
+        let key = discs.mover.wrapping_add(&discs.mask);
         if discs.moves < MIRROR_KEYS_BELOW {
-            self.canonical_key(key)
+            self.canonical_key(key).wide()
         } else {
-            key
+            key.wide()
         }
     }
 
-    fn depth(&self, discs: &Discs) -> u32 {
+    fn depth(&self, discs: &Discs<B>) -> u32 {
         self.cells as u32 - discs.moves
     }
 
-    fn win_now(&self, discs: &Discs) -> Option<i32> {
-        (self.winning_cells(discs.mover, discs.mask) & self.playable(discs.mask) != 0)
+    fn win_now(&self, discs: &Discs<B>) -> Option<i32> {
+        (self.winning_cells(discs.mover, discs.mask) & self.playable(discs.mask) != B::zero())
             .then(|| self.win_score(discs.moves))
     }
 
-    fn node(&self, discs: &Discs) -> Node<u64> {
+    fn node(&self, discs: &Discs<B>) -> Node<B> {
         let moves = discs.moves as i32;
         let non_losing = self.non_losing(discs);
-        if non_losing == 0 {
+        if non_losing == B::zero() {
             // The opponent wins with their next disc.
             return Node::Exact(-((self.cells - moves) / 2));
         }
@@ -386,10 +443,10 @@ impl ScoreGame for Bitboards {
 
     fn children(
         &self,
-        discs: &Discs,
-        non_losing: u64,
+        discs: &Discs<B>,
+        non_losing: B,
         hints: &MoveHints<'_>,
-        out: &mut ArrayVec<Discs, MAX_CHILDREN>,
+        out: &mut ArrayVec<Discs<B>, MAX_CHILDREN>,
     ) {
         // By threat count, then by the search's heuristics when they are on (a rank of
         // their own: the wider one cost 5% when they are off).
@@ -403,15 +460,15 @@ impl ScoreGame for Bitboards {
     }
 
     /// A forced block, or one column left that does not lose at once.
-    fn single_move(&self, non_losing: u64) -> bool {
-        non_losing.is_power_of_two()
+    fn single_move(&self, non_losing: B) -> bool {
+        non_losing.count_ones() == 1
     }
 
-    fn move_slot(&self, discs: &Discs, child: &Discs) -> u16 {
+    fn move_slot(&self, discs: &Discs<B>, child: &Discs<B>) -> u16 {
         self.cell_slot(discs, child.mask ^ discs.mask)
     }
 
-    fn moves(&self, discs: &Discs) -> ArrayVec<(u32, After<Discs>), MAX_CHILDREN> {
+    fn moves(&self, discs: &Discs<B>) -> ArrayVec<(u32, After<Discs<B>>), MAX_CHILDREN> {
         let mut moves = ArrayVec::new();
         if discs.moves > 0 && self.is_over(discs) {
             return moves;
@@ -420,10 +477,10 @@ impl ScoreGame for Bitboards {
         let wins = self.winning_cells(discs.mover, discs.mask);
         for column in 0..self.width {
             let cell = playable & self.column_mask(column);
-            if cell == 0 {
+            if cell == B::zero() {
                 continue;
             }
-            let after = if cell & wins != 0 {
+            let after = if cell & wins != B::zero() {
                 After::Ends(self.win_score(discs.moves))
             } else {
                 After::Continue(self.after(discs, cell))
@@ -433,7 +490,7 @@ impl ScoreGame for Bitboards {
         moves
     }
 
-    fn no_moves(&self, discs: &Discs) -> i32 {
+    fn no_moves(&self, discs: &Discs<B>) -> i32 {
         if discs.moves > 0 && self.is_over(discs) {
             // The opponent's last disc made the line.
             -((self.cells + 2 - discs.moves as i32) / 2)

@@ -6,7 +6,7 @@ use super::engine;
 use crate::budget::Budget;
 use crate::engine::database::{self, BookHeader, Header};
 use crate::engine::{BYTES_PER_POSITION, Database, IndexedGame, Record, Solution};
-use crate::games::connect_four::search::{Bitboards, Discs};
+use crate::games::connect_four::search::{Bitboards, Bits, Discs, fits_64_bits};
 use crate::games::connect_four::{ConnectFour, parse_columns};
 use crate::parse;
 use crate::registry::{
@@ -277,11 +277,32 @@ pub fn table_bytes(budget: &Budget) -> u64 {
         .min(MAX_SEARCH_TABLE_BYTES)
 }
 
+/// The search of `board` on words of `B` (`u64` when the board fits 64 bits, see
+/// [`fits_64_bits`]; `u128` for any board) with a table of at most `table_bytes`.
+///
+/// # Errors
+/// A table that the memory limit cannot hold or the machine cannot allocate.
+pub fn search_of<B: Bits>(
+    board: &ConnectFour,
+    table_bytes: u64,
+) -> Result<Search<Bitboards<B>>, QueryError> {
+    Search::new(Bitboards::new(board), table_bytes)
+        .map_err(|e| QueryError::OverMemory(e.to_string()))
+}
+
 /// A board's search, its table kept from one position to the next (a batch's lines).
 #[derive(Debug)]
 pub struct Searcher {
     board: ConnectFour,
-    search: Search<Bitboards>,
+    search: WordSearch,
+}
+
+/// The search on the board's word: 64 bits where the board fits them (as fast as before
+/// wider boards came), else 128.
+#[derive(Debug)]
+enum WordSearch {
+    Narrow(Search<Bitboards<u64>>),
+    Wide(Search<Bitboards<u128>>),
 }
 
 impl Searcher {
@@ -290,22 +311,21 @@ impl Searcher {
     /// # Errors
     /// A table that the memory limit cannot hold or the machine cannot allocate.
     pub fn new(board: ConnectFour, table_bytes: u64) -> Result<Searcher, QueryError> {
-        let rules = Bitboards::new(&board);
-        let search =
-            Search::new(rules, table_bytes).map_err(|e| QueryError::OverMemory(e.to_string()))?;
+        let search = if fits_64_bits(&board) {
+            WordSearch::Narrow(search_of(&board, table_bytes)?)
+        } else {
+            WordSearch::Wide(search_of(&board, table_bytes)?)
+        };
         Ok(Searcher { board, search })
     }
 
     /// Answer from `book` where it holds the position and its moves, and let the search
     /// stop where it reaches the book.
     pub fn set_book(&mut self, book: std::sync::Arc<Book>) {
-        self.search.set_book(book);
-    }
-
-    /// The search underneath (a book's builder scores positions with it).
-    #[must_use]
-    pub fn search(&self) -> &Search<Bitboards> {
-        &self.search
+        match &mut self.search {
+            WordSearch::Narrow(search) => search.set_book(book),
+            WordSearch::Wide(search) => search.set_book(book),
+        }
     }
 
     /// The board.
@@ -317,7 +337,10 @@ impl Searcher {
     /// The table's size in bytes.
     #[must_use]
     pub fn table_bytes(&self) -> u64 {
-        self.search.table().bytes()
+        match &self.search {
+            WordSearch::Narrow(search) => search.table().bytes(),
+            WordSearch::Wide(search) => search.table().bytes(),
+        }
     }
 
     /// The position after the columns `position`, read from the search: its value, every
@@ -334,24 +357,44 @@ impl Searcher {
         max_nodes: Option<u64>,
         threads: usize,
     ) -> Result<Answer, QueryError> {
+        match &self.search {
+            WordSearch::Narrow(search) => {
+                self.answer_in(search, position, budget, max_nodes, threads)
+            }
+            WordSearch::Wide(search) => {
+                self.answer_in(search, position, budget, max_nodes, threads)
+            }
+        }
+    }
+
+    /// [`Searcher::answer`] with the search on the board's word.
+    fn answer_in<B: Bits>(
+        &self,
+        search: &Search<Bitboards<B>>,
+        position: &str,
+        budget: &Budget,
+        max_nodes: Option<u64>,
+        threads: usize,
+    ) -> Result<Answer, QueryError> {
         let started = Instant::now();
         let board = &self.board;
         let parsed = board.parse_position(position).map_err(QueryError::bad)?;
-        let rules = self.search.game();
+        let rules = search.game();
         let discs = rules.discs(&parsed);
         let max_nodes = if budget.small {
             Some(max_nodes.unwrap_or(SMALL_NODES).min(SMALL_NODES))
         } else {
             max_nodes
         };
-        if let Some(mut analysis) = self.search.analyse_in_book(&discs) {
+        if let Some(mut analysis) = search.analyse_in_book(&discs) {
             let nodes = if analysis.best_line_complete {
                 0
             } else {
-                self.finish_line(&discs, &mut analysis, budget, started)
+                finish_line(search, &discs, &mut analysis, budget, started)
             };
-            let mut answer =
-                self.answer_of(position, &parsed, &discs, &analysis, "book", started)?;
+            let mut answer = self.answer_of(
+                search, position, &parsed, &discs, &analysis, "book", started,
+            )?;
             // The search's nodes carrying the best line past the book's edge, if any.
             answer.details.insert("nodes".into(), json!(nodes));
             return Ok(answer);
@@ -368,10 +411,10 @@ impl Searcher {
                 .map(|s| started + std::time::Duration::from_secs_f64(s * DEADLINE_SHARE)),
             threads,
         };
-        let nodes_of = |analysis: &Result<crate::search::Analysis<u32, Discs>, Stopped>| {
+        let nodes_of = |analysis: &Result<crate::search::Analysis<u32, Discs<B>>, Stopped>| {
             analysis.as_ref().map_or_else(|s| s.nodes, |a| a.nodes)
         };
-        let mut analysis = self.search.analyse(&discs, &limits);
+        let mut analysis = search.analyse(&discs, &limits);
         let mut nodes = nodes_of(&analysis);
         if let Err(Stopped {
             reason: StopReason::Nodes,
@@ -383,74 +426,34 @@ impl Searcher {
             // table the first try filled.
             budget.admit(budget.seconds.unwrap_or(f64::INFINITY))?;
             limits.nodes = max_nodes.map(|n| n.saturating_sub(nodes));
-            analysis = self.search.analyse(&discs, &limits);
+            analysis = search.analyse(&discs, &limits);
             nodes += nodes_of(&analysis);
         }
         let seconds = started.elapsed().as_secs_f64();
-        let analysis = analysis
-            .map_err(|stopped| self.stopped(position, &discs, stopped, nodes, seconds, budget))?;
-        let mut answer = self.answer_of(position, &parsed, &discs, &analysis, "search", started)?;
+        let analysis = analysis.map_err(|stopped| {
+            self.stopped(rules, position, &discs, stopped, nodes, seconds, budget)
+        })?;
+        let mut answer = self.answer_of(
+            search, position, &parsed, &discs, &analysis, "search", started,
+        )?;
         answer.details.insert("nodes".into(), json!(nodes));
         Ok(answer)
     }
 
-    /// A best line read from the book, carried past the book's edge by the search when that
-    /// takes at most [`LINE_NODES`] nodes (and the budget's time); else left at the edge. The
-    /// nodes it took.
-    fn finish_line(
-        &self,
-        discs: &Discs,
-        analysis: &mut crate::search::Analysis<u32, Discs>,
-        budget: &Budget,
-        started: Instant,
-    ) -> u64 {
-        let rules = self.search.game();
-        let mut edge = *discs;
-        let mut score = analysis.score;
-        for &column in &analysis.best_line {
-            let next = rules.moves(&edge).into_iter().find(|&(c, _)| c == column);
-            match next {
-                Some((_, After::Continue(p))) => {
-                    edge = p;
-                    score = -score;
-                }
-                _ => return 0,
-            }
-        }
-        let limits = Limits {
-            nodes: Some(if budget.small {
-                SMALL_NODES
-            } else {
-                LINE_NODES
-            }),
-            cancel: budget.cancel.clone(),
-            deadline: budget
-                .seconds
-                .map(|s| started + std::time::Duration::from_secs_f64(s * DEADLINE_SHARE)),
-            threads: 0,
-        };
-        match self.search.line_from_score(&edge, score, &limits) {
-            Ok((rest, nodes)) => {
-                analysis.best_line.extend(rest);
-                analysis.best_line_complete = true;
-                nodes
-            }
-            Err(stopped) => stopped.nodes,
-        }
-    }
-
     /// The answer of an analysis found by `method` (`search` or `book`).
-    fn answer_of(
+    #[allow(clippy::too_many_arguments)]
+    fn answer_of<B: Bits>(
         &self,
+        search: &Search<Bitboards<B>>,
         position: &str,
         parsed: &crate::games::connect_four::Board,
-        discs: &Discs,
-        analysis: &crate::search::Analysis<u32, Discs>,
+        discs: &Discs<B>,
+        analysis: &crate::search::Analysis<u32, Discs<B>>,
         method: &str,
         started: Instant,
     ) -> Result<Answer, QueryError> {
         let board = &self.board;
-        let rules = self.search.game();
+        let rules = search.game();
         let (outcome, remoteness) = rules.value_of(discs.moves, analysis.score);
         let moves: Vec<MoveAnswer> = analysis
             .moves
@@ -501,10 +504,10 @@ impl Searcher {
             "best_line_complete".into(),
             json!(analysis.best_line_complete),
         );
-        if !self.search.book().is_empty() {
+        if !search.book().is_empty() {
             answer
                 .details
-                .insert("book_positions".into(), json!(self.search.book().len()));
+                .insert("book_positions".into(), json!(search.book().len()));
         }
         answer
             .details
@@ -513,10 +516,12 @@ impl Searcher {
     }
 
     /// The refusal of a search that stopped: what it proved, in words.
-    fn stopped(
+    #[allow(clippy::too_many_arguments)]
+    fn stopped<B: Bits>(
         &self,
+        rules: &Bitboards<B>,
         position: &str,
-        discs: &Discs,
+        discs: &Discs<B>,
         stopped: Stopped,
         nodes: u64,
         seconds: f64,
@@ -531,7 +536,7 @@ impl Searcher {
             } else {
                 parse::shorten(position)
             },
-            proven(self.search.game(), discs.moves, stopped.bounds),
+            proven(rules, discs.moves, stopped.bounds),
         );
         match (stopped.reason, budget.seconds) {
             (StopReason::Nodes, _) => QueryError::Unfinished(format!(
@@ -552,10 +557,55 @@ impl Searcher {
     }
 }
 
+/// A best line read from the book, carried past the book's edge by the search when that
+/// takes at most [`LINE_NODES`] nodes (and the budget's time); else left at the edge. The
+/// nodes it took.
+fn finish_line<B: Bits>(
+    search: &Search<Bitboards<B>>,
+    discs: &Discs<B>,
+    analysis: &mut crate::search::Analysis<u32, Discs<B>>,
+    budget: &Budget,
+    started: Instant,
+) -> u64 {
+    let rules = search.game();
+    let mut edge = *discs;
+    let mut score = analysis.score;
+    for &column in &analysis.best_line {
+        let next = rules.moves(&edge).into_iter().find(|&(c, _)| c == column);
+        match next {
+            Some((_, After::Continue(p))) => {
+                edge = p;
+                score = -score;
+            }
+            _ => return 0,
+        }
+    }
+    let limits = Limits {
+        nodes: Some(if budget.small {
+            SMALL_NODES
+        } else {
+            LINE_NODES
+        }),
+        cancel: budget.cancel.clone(),
+        deadline: budget
+            .seconds
+            .map(|s| started + std::time::Duration::from_secs_f64(s * DEADLINE_SHARE)),
+        threads: 0,
+    };
+    match search.line_from_score(&edge, score, &limits) {
+        Ok((rest, nodes)) => {
+            analysis.best_line.extend(rest);
+            analysis.best_line_complete = true;
+            nodes
+        }
+        Err(stopped) => stopped.nodes,
+    }
+}
+
 /// What score bounds say about the player to move, in words: "a win in at most 13 plies",
 /// "at least a tie", "anything from a loss in 20 plies or more to a win in 9 or more".
 #[must_use]
-pub fn proven(rules: &Bitboards, moves: u32, bounds: Bounds) -> String {
+pub fn proven<B: Bits>(rules: &Bitboards<B>, moves: u32, bounds: Bounds) -> String {
     let plies = |score: i32| rules.value_of(moves, score).1;
     let Bounds { lower, upper } = bounds;
     if lower > 0 {
@@ -598,15 +648,16 @@ pub struct BookFile {
     pub bytes: u64,
 }
 
-/// The positions of a book of `plies` plies on `board`, listed within `memory_limit`.
+/// The positions of a book of `plies` plies on `board`, listed within `memory_limit`, on
+/// words of `B` (see [`search_of`]).
 ///
 /// # Errors
 /// More positions than the memory limit lists ([`QueryError::OverMemory`], with the count).
-pub fn book_positions(
+pub fn book_positions<B: Bits>(
     board: &ConnectFour,
     plies: u32,
     memory_limit: u64,
-) -> Result<Vec<Discs>, QueryError> {
+) -> Result<Vec<Discs<B>>, QueryError> {
     let rules = Bitboards::new(board);
     let start = rules.discs(&crate::game::Game::start(board));
     book::positions(
@@ -619,8 +670,8 @@ pub fn book_positions(
 }
 
 /// The header of a book of `positions` on `board`.
-fn book_header(board: &ConnectFour, plies: u32, positions: &[Discs]) -> Header {
-    let rules = Bitboards::new(board);
+fn book_header<B: Bits>(board: &ConnectFour, plies: u32, positions: &[Discs<B>]) -> Header {
+    let rules = Bitboards::<B>::new(board);
     Header {
         game: BoardGame::name(board).into(),
         variant: format!("{}, book of {plies} plies", BoardGame::variant(board)),
@@ -644,14 +695,14 @@ fn book_header(board: &ConnectFour, plies: u32, positions: &[Discs]) -> Header {
 ///
 /// # Errors
 /// A file that cannot be written, or scores that are not the positions'.
-pub fn write_book(
+pub fn write_book<B: Bits>(
     path: &std::path::Path,
     board: &ConnectFour,
     plies: u32,
-    positions: &[Discs],
+    positions: &[Discs<B>],
     scores: &[i32],
 ) -> Result<u64, QueryError> {
-    let rules = Bitboards::new(board);
+    let rules = Bitboards::<B>::new(board);
     if positions.len() != scores.len() {
         return Err(QueryError::bad(BookError::Mismatch(format!(
             "{} positions, {} scores",
@@ -681,11 +732,11 @@ pub fn write_book(
 ///
 /// # Errors
 /// [`QueryError::File`] saying what is there.
-pub fn check_book_target(
+pub fn check_book_target<B: Bits>(
     path: &std::path::Path,
     board: &ConnectFour,
     plies: u32,
-    positions: &[Discs],
+    positions: &[Discs<B>],
 ) -> Result<bool, QueryError> {
     database::check_writable(path, &book_header(board, plies, positions))?;
     Ok(crate::durable::readable(path)?.is_some())
@@ -748,13 +799,50 @@ fn book_of_database(
         )));
     };
     let board = ConnectFour::new(width, height).map_err(QueryError::bad)?;
-    let positions = book_positions(&board, info.plies, memory_limit)?;
-    let rules = Bitboards::new(&board);
+    let book = if fits_64_bits(&board) {
+        book_of_records::<u64>(
+            path,
+            &mut db,
+            &board,
+            info.plies,
+            info.keys_crc32,
+            memory_limit,
+        )
+    } else {
+        book_of_records::<u128>(
+            path,
+            &mut db,
+            &board,
+            info.plies,
+            info.keys_crc32,
+            memory_limit,
+        )
+    }?;
+    Ok(BookFile {
+        board,
+        plies: info.plies,
+        book: std::sync::Arc::new(book),
+        bytes: db.bytes,
+    })
+}
+
+/// The scores of a book's records, its positions listed again on words of `B` and checked
+/// against the file's count and digest.
+fn book_of_records<B: Bits>(
+    path: &std::path::Path,
+    db: &mut Database,
+    board: &ConnectFour,
+    plies: u32,
+    keys_crc32: u32,
+    memory_limit: u64,
+) -> Result<Book, QueryError> {
+    let header = db.header.clone();
+    let positions = book_positions::<B>(board, plies, memory_limit)?;
+    let rules = Bitboards::<B>::new(board);
     let mismatch = |why: String| {
         QueryError::BadInput(format!("{}: {}", path.display(), BookError::Mismatch(why)))
     };
-    if positions.len() as u64 != header.positions
-        || book::digest(&rules, &positions) != info.keys_crc32
+    if positions.len() as u64 != header.positions || book::digest(&rules, &positions) != keys_crc32
     {
         return Err(mismatch(format!(
             "{} positions listed, {} in the file, or their keys differ",
@@ -771,13 +859,7 @@ fn book_of_database(
             _ => Err(mismatch("a record that is no value".into())),
         })
         .collect::<Result<Vec<i32>, _>>()?;
-    let book = Book::new(&rules, &positions, scores).map_err(|e| mismatch(e.to_string()))?;
-    Ok(BookFile {
-        board,
-        plies: info.plies,
-        book: std::sync::Arc::new(book),
-        bytes: db.bytes,
-    })
+    Book::new(&rules, &positions, scores).map_err(|e| mismatch(e.to_string()))
 }
 
 #[cfg(test)]
@@ -811,7 +893,7 @@ mod tests {
         let book = shipped();
         assert!(book.plies >= 4, "{}", book.plies);
         let board = ConnectFour::new(7, 6).unwrap();
-        let rules = Bitboards::new(&board);
+        let rules = Bitboards::<u64>::new(&board);
         let positions = book_positions(&board, book.plies, 1 << 30).unwrap();
         assert_eq!(positions.len(), book.book.len());
         for (p, &score) in positions.iter().zip(book.book.scores()) {
@@ -847,7 +929,7 @@ mod tests {
     fn the_shipped_book_agrees_with_published_scores_and_the_search() {
         let book = shipped();
         let board = ConnectFour::new(7, 6).unwrap();
-        let rules = Bitboards::new(&board);
+        let rules = Bitboards::<u64>::new(&board);
         let score_in_book = |moves: &str| {
             let columns = parse_columns(moves).unwrap();
             let discs = rules.discs(&board.play_columns(&columns).unwrap());

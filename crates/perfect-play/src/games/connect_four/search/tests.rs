@@ -27,7 +27,7 @@ fn plain_four(cells: &[Vec<bool>]) -> bool {
     })
 }
 
-fn cells_of(game: &ConnectFour, discs: u64) -> Vec<Vec<bool>> {
+fn cells_of(game: &ConnectFour, discs: u128) -> Vec<Vec<bool>> {
     (0..game.width())
         .map(|c| {
             (0..game.height())
@@ -37,18 +37,57 @@ fn cells_of(game: &ConnectFour, discs: u64) -> Vec<Vec<bool>> {
         .collect()
 }
 
+/// The rules on words of `B` find the cells that complete a line, the end of the game and
+/// keys as a plain board does.
+fn rules_match_a_plain_board<B: Bits>(
+    game: &ConnectFour,
+    board: &Board,
+) -> Result<(), TestCaseError> {
+    let (width, height) = (game.width(), game.height());
+    let rules = Bitboards::<B>::new(game);
+    let discs = rules.discs(board);
+    prop_assert_eq!(rules.board(&discs), *board);
+    let wins = rules.winning_cells(discs.mover, discs.mask).wide();
+    let (mover, mask) = (discs.mover.wide(), discs.mask.wide());
+    for c in 0..width {
+        for r in 0..height {
+            let bit = 1u128 << (c * (height + 1) + r);
+            let expected = mask & bit == 0 && plain_four(&cells_of(game, mover | bit));
+            prop_assert_eq!(wins & bit != 0, expected, "column {} row {}", c, r);
+        }
+    }
+    prop_assert_eq!(
+        rules.is_over(&discs),
+        discs.moves > 0 && plain_four(&cells_of(game, mask ^ mover))
+    );
+    // Near the start the mirror shares the key; later each has its own, and a key is
+    // never another position's.
+    let mirror = rules.discs(&game.mirrored(board));
+    if discs.moves < MIRROR_KEYS_BELOW {
+        prop_assert_eq!(rules.key(&mirror), rules.key(&discs));
+    } else {
+        prop_assert_eq!(rules.key(&mirror) == rules.key(&discs), mirror == discs);
+    }
+    prop_assert_eq!(
+        rules.key(&discs).checked_shr(rules.key_bits()).unwrap_or(0),
+        0
+    );
+    Ok(())
+}
+
 proptest! {
     #[test]
     fn winning_cells_are_the_empty_cells_that_complete_a_line(
         (width, height) in prop_oneof![
             (1u32..=9, 1u32..=7),
+            // Boards past 64 bits: 10 x 6, 8 x 8, 12 x 9 ...
+            (8u32..=16, 5u32..=12),
             // Tall boards: steps of 32 and more between a line's cells.
-            (1u32..=3, 1u32..=63),
-        ].prop_filter("fits 64 bits", |&(w, h)| w * (h + 1) <= 64),
-        columns in proptest::collection::vec(0u32..9, 0..60),
+            (1u32..=3, 1u32..=127),
+        ].prop_filter("fits 128 bits", |&(w, h)| w * (h + 1) <= 128),
+        columns in proptest::collection::vec(0u32..16, 0..120),
     ) {
         let game = ConnectFour::new(width, height).unwrap();
-        let rules = Bitboards::new(&game);
         let mut board = game.empty();
         for c in columns {
             let c = c % width;
@@ -56,29 +95,15 @@ proptest! {
                 board = game.drop_disc(&board, c);
             }
         }
-        let discs = rules.discs(&board);
-        let wins = rules.winning_cells(discs.mover, discs.mask);
-        for c in 0..width {
-            for r in 0..height {
-                let bit = 1u64 << (c * (height + 1) + r);
-                let expected = discs.mask & bit == 0 && plain_four(&cells_of(&game, discs.mover | bit));
-                prop_assert_eq!(wins & bit != 0, expected, "column {} row {}", c, r);
-            }
+        if fits_64_bits(&game) {
+            rules_match_a_plain_board::<u64>(&game, &board)?;
         }
-        prop_assert_eq!(rules.is_over(&discs), discs.moves > 0 && plain_four(&cells_of(&game, discs.mask ^ discs.mover)));
-        // Near the start the mirror shares the key; later each has its own, and a key is
-        // never another position's.
-        let mirror = rules.discs(&game.mirrored(&board));
-        if discs.moves < MIRROR_KEYS_BELOW {
-            prop_assert_eq!(rules.key(&mirror), rules.key(&discs));
-        } else {
-            prop_assert_eq!(rules.key(&mirror) == rules.key(&discs), mirror == discs);
-        }
+        rules_match_a_plain_board::<u128>(&game, &board)?;
     }
 
     #[test]
     fn scores_and_values_convert_both_ways(moves in 0u32..42, plies in 0u32..42, won in any::<bool>()) {
-        let rules = Bitboards::new(&ConnectFour::new(7, 6).unwrap());
+        let rules = Bitboards::<u64>::new(&ConnectFour::new(7, 6).unwrap());
         // A win in an odd number of plies, a loss in an even one, within the board.
         let plies = if won { plies | 1 } else { plies & !1 };
         prop_assume!(moves + plies <= 42 && (won || plies > 0 || moves > 0));
@@ -92,7 +117,7 @@ proptest! {
 fn pons_scores_convert_as_the_issue_writes_them() {
     // Pons' score is 22 - k when the mover wins with their k-th disc: a win in
     // 2 (k - floor(moves / 2)) - 1 plies; a loss when the opponent wins with their k-th disc.
-    let rules = Bitboards::new(&ConnectFour::new(7, 6).unwrap());
+    let rules = Bitboards::<u64>::new(&ConnectFour::new(7, 6).unwrap());
     for moves in 0..42u32 {
         for k in moves / 2 + 1..=21 {
             let plies = 2 * (k - moves / 2) - 1;
@@ -112,15 +137,20 @@ fn pons_scores_convert_as_the_issue_writes_them() {
 /// remoteness and every move's. The positions are shared out over rayon's threads, each with
 /// its own search (and transposition table).
 fn agrees_with_the_table(width: u32, height: u32, every: u64) {
-    agrees_with_the_table_ordered(width, height, every, Heuristics::default());
+    agrees_with_the_table_ordered::<u64>(width, height, every, Heuristics::default());
 }
 
 /// [`agrees_with_the_table`] with the search's move-ordering heuristics set.
-fn agrees_with_the_table_ordered(width: u32, height: u32, every: u64, heuristics: Heuristics) {
+fn agrees_with_the_table_ordered<B: Bits>(
+    width: u32,
+    height: u32,
+    every: u64,
+    heuristics: Heuristics,
+) {
     use rayon::prelude::*;
     let game = ConnectFour::new(width, height).unwrap();
     let table = solve(&game, &Options::default(), &|_| {}).unwrap();
-    let rules = Bitboards::new(&game);
+    let rules = Bitboards::<B>::new(&game);
     let indices: Vec<u64> = (0..game.index_count()).step_by(every as usize).collect();
     let checked: u64 = indices
         .par_chunks(4096)
@@ -143,11 +173,11 @@ fn agrees_with_the_table_ordered(width: u32, height: u32, every: u64, heuristics
 
 /// Whether index `index` is a position the table solved, after checking that the search
 /// agrees with it there (panics where it does not).
-fn agrees_at(
+fn agrees_at<B: Bits>(
     game: &ConnectFour,
     table: &crate::engine::Solution,
-    rules: &Bitboards,
-    search: &Search<Bitboards>,
+    rules: &Bitboards<B>,
+    search: &Search<Bitboards<B>>,
     index: u64,
 ) -> bool {
     let (width, height) = (game.width(), game.height());
@@ -207,8 +237,16 @@ fn the_move_heuristics_keep_the_answers() {
         history: true,
         killers: true,
     };
-    agrees_with_the_table_ordered(4, 4, 1, both);
-    agrees_with_the_table_ordered(5, 4, 31, both);
+    agrees_with_the_table_ordered::<u64>(4, 4, 1, both);
+    agrees_with_the_table_ordered::<u64>(5, 4, 31, both);
+}
+
+/// The search on 128-bit words (boards past 64 bits) answers as the table does, on boards
+/// small enough for the table (the same rules as 64-bit words, wider).
+#[test]
+fn the_128_bit_search_agrees_with_the_table() {
+    agrees_with_the_table_ordered::<u128>(4, 4, 1, Heuristics::default());
+    agrees_with_the_table_ordered::<u128>(5, 4, 31, Heuristics::default());
 }
 
 /// Each heuristic changes the search (a test of the test above: a hook never used would pass
@@ -216,7 +254,7 @@ fn the_move_heuristics_keep_the_answers() {
 #[test]
 fn each_move_heuristic_changes_the_nodes_searched() {
     let game = ConnectFour::new(7, 6).unwrap();
-    let rules = Bitboards::new(&game);
+    let rules = Bitboards::<u64>::new(&game);
     let columns = parse_columns("5227626477452311").unwrap();
     let discs = rules.discs(&game.play_columns(&columns).unwrap());
     let one_thread = Limits {
@@ -264,7 +302,7 @@ fn the_table_agrees_with_search_on_every_board_of_6_by_4() {
 fn the_published_7_by_6_positions_score_as_pons_solver_found() {
     let text = include_str!("../../../../tests/reference/connect_four_7x6_dev.txt");
     let game = ConnectFour::new(7, 6).unwrap();
-    let rules = Bitboards::new(&game);
+    let rules = Bitboards::<u64>::new(&game);
     let search = Search::new(rules.clone(), 1 << 26).unwrap();
     let mut checked = 0;
     for line in text
@@ -291,7 +329,7 @@ fn the_published_7_by_6_positions_score_as_pons_solver_found() {
 #[test]
 fn a_node_budget_ends_with_proven_bounds() {
     let game = ConnectFour::new(7, 6).unwrap();
-    let rules = Bitboards::new(&game);
+    let rules = Bitboards::<u64>::new(&game);
     let search = Search::new(rules.clone(), 1 << 22).unwrap();
     let start = rules.discs(&game.empty());
     let limits = Limits {
@@ -319,7 +357,7 @@ fn a_node_budget_ends_with_proven_bounds() {
 #[test]
 fn questions_asked_at_once_count_their_own_nodes() {
     let game = ConnectFour::new(7, 6).unwrap();
-    let rules = Bitboards::new(&game);
+    let rules = Bitboards::<u64>::new(&game);
     let search = Search::new(rules.clone(), 1 << 22).unwrap();
     let start = rules.discs(&game.empty());
     let after_4 = rules.discs(&game.play_columns(&[3]).unwrap());
@@ -346,7 +384,7 @@ fn a_book_agrees_with_the_table_and_answers_without_search() {
     use crate::search::book;
     let game = ConnectFour::new(5, 4).unwrap();
     let table = solve(&game, &Options::default(), &|_| {}).unwrap();
-    let rules = Bitboards::new(&game);
+    let rules = Bitboards::<u64>::new(&game);
     let value = |discs: &Discs| {
         let r = table
             .record(table_index(&game, &rules.board(discs)))
@@ -377,7 +415,7 @@ fn a_book_agrees_with_the_table_and_answers_without_search() {
     }
     // Given the deepest positions' scores (a build resumed), the others come from their
     // moves: no search at all, the same scores.
-    let deepest: std::collections::HashMap<u64, i32> = positions
+    let deepest: std::collections::HashMap<u128, i32> = positions
         .iter()
         .zip(&scores)
         .filter(|(p, _)| p.moves == 6)
@@ -452,7 +490,7 @@ fn the_even_rows_bound_holds_on_every_small_board() {
     for (width, height) in [(4, 4), (5, 4), (3, 4)] {
         let game = ConnectFour::new(width, height).unwrap();
         let table = solve(&game, &Options::default(), &|_| {}).unwrap();
-        let rules = Bitboards::new(&game);
+        let rules = Bitboards::<u64>::new(&game);
         let (mut bounded, mut ties, mut losses) = (0, 0, 0);
         for index in 0..game.index_count() {
             let Some(board) = game.position(index) else {
@@ -486,9 +524,122 @@ fn the_even_rows_bound_holds_on_every_small_board() {
         );
     }
     // Odd heights have no such bound.
-    let rules = Bitboards::new(&ConnectFour::new(7, 5).unwrap());
+    let rules = Bitboards::<u64>::new(&ConnectFour::new(7, 5).unwrap());
     assert_eq!(
         rules.even_rows_bound(&rules.discs(&ConnectFour::new(7, 5).unwrap().empty()), 1),
         None
     );
+}
+
+/// The score of every position in `c4_positions.txt` on `board` (`10x6`, `9x5`), as the
+/// file says: c4's verified scores, read through the conversion of its 0-based columns.
+fn agrees_with_c4_on<B: Bits>(board: &str) -> usize {
+    let mut checked = 0;
+    let mut search: Option<(ConnectFour, Search<Bitboards<B>>)> = None;
+    for line in include_str!("c4_positions.txt").lines() {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        if line.starts_with('#') || fields[0] != board {
+            continue;
+        }
+        let (size, set, moves, score) = (fields[0], fields[1], fields[2], fields[3]);
+        let (width, height) = size.split_once('x').unwrap();
+        let (game, search) = search.get_or_insert_with(|| {
+            let game = ConnectFour::new(width.parse().unwrap(), height.parse().unwrap()).unwrap();
+            let search = Search::new(Bitboards::<B>::new(&game), 64 << 20).unwrap();
+            (game, search)
+        });
+        let ours = crate::games::connect_four::write_columns(
+            &crate::games::connect_four::from_zero_based_digits(moves).unwrap(),
+        );
+        let board = game
+            .play_columns(&parse_columns(&ours).unwrap())
+            .unwrap_or_else(|| panic!("{size} {set} {moves}: not a game"));
+        let discs = search.game().discs(&board);
+        assert_eq!(
+            search.score(&discs, &limits()).unwrap(),
+            score.parse::<i32>().unwrap(),
+            "{size} {set} {moves} (ours {ours})"
+        );
+        checked += 1;
+    }
+    checked
+}
+
+/// 10 x 6 takes 70 bits: searched on 128-bit words, its positions score as c4's tests say.
+#[test]
+fn ten_by_six_positions_score_as_c4_verified_them() {
+    assert_eq!(agrees_with_c4_on::<u128>("10x6"), 150);
+}
+
+/// 9 x 5 fits 64 bits; the 128-bit words find the same scores.
+#[test]
+fn nine_by_five_positions_score_as_c4_verified_them_on_either_word() {
+    assert_eq!(agrees_with_c4_on::<u64>("9x5"), 140);
+    assert_eq!(agrees_with_c4_on::<u128>("9x5"), 140);
+}
+
+/// Outcome for the first player and the move that ends the game (the ply of the winning
+/// disc; a tie fills the board) from the empty board, by the search on words of `B`, as
+/// Christophe Steininger's README tabulates them (github.com/ChristopheSteininger/c4:
+/// "Outcome" and "Last Move"; John Tromp's table for width + height <= 15, in
+/// ../shared/reference/solved_games.md too).
+fn solves_as_published<B: Bits>(width: u32, height: u32, outcome: Outcome, last_move: u32) {
+    let game = ConnectFour::new(width, height).unwrap();
+    let search = Search::new(Bitboards::<B>::new(&game), 64 << 20).unwrap();
+    let empty = search.game().discs(&game.empty());
+    let score = search.score(&empty, &limits()).unwrap();
+    assert_eq!(
+        search.game().value_of(0, score),
+        (outcome, last_move),
+        "{width} x {height}"
+    );
+}
+
+/// The published table: `(width, height, first player's outcome, last move)`.
+const PUBLISHED: [(u32, u32, Outcome, u32); 22] = [
+    (4, 4, Outcome::Tie, 16),
+    (5, 4, Outcome::Tie, 20),
+    (6, 4, Outcome::Loss, 24),
+    (7, 4, Outcome::Tie, 28),
+    (4, 5, Outcome::Tie, 20),
+    (5, 5, Outcome::Tie, 25),
+    (6, 5, Outcome::Tie, 30),
+    (4, 6, Outcome::Tie, 24),
+    (5, 6, Outcome::Tie, 30),
+    (4, 7, Outcome::Tie, 28),
+    (4, 8, Outcome::Tie, 32),
+    // About 2 s to a minute each here (BENCHMARKS.md): the ignored test below.
+    (8, 4, Outcome::Loss, 32),
+    (7, 5, Outcome::Tie, 35),
+    (6, 6, Outcome::Loss, 36),
+    (5, 7, Outcome::Tie, 35),
+    (4, 9, Outcome::Tie, 36),
+    (4, 10, Outcome::Tie, 40),
+    (4, 11, Outcome::Tie, 44),
+    (9, 4, Outcome::Loss, 36),
+    (5, 8, Outcome::Tie, 40),
+    (7, 6, Outcome::Win, 41),
+    (6, 7, Outcome::Win, 41),
+];
+
+/// Every board of the table that takes under a second here, on 64-bit words, and the ones
+/// with most to tell apart (a second-player win, ties of either shape) on 128-bit words.
+#[test]
+fn small_boards_end_as_the_published_table_says_on_either_word() {
+    for &(width, height, outcome, last_move) in &PUBLISHED[..11] {
+        solves_as_published::<u64>(width, height, outcome, last_move);
+    }
+    for &(width, height, outcome, last_move) in &[PUBLISHED[2], PUBLISHED[5], PUBLISHED[7]] {
+        solves_as_published::<u128>(width, height, outcome, last_move);
+    }
+}
+
+/// The rest of the table that this search finishes within minutes (`cargo test --release
+/// -- --ignored`); the boards past 64 bits in that table take longer (BENCHMARKS.md).
+#[test]
+#[ignore = "minutes: the larger boards of the published table"]
+fn larger_boards_end_as_the_published_table_says() {
+    for &(width, height, outcome, last_move) in &PUBLISHED[11..] {
+        solves_as_published::<u64>(width, height, outcome, last_move);
+    }
 }
