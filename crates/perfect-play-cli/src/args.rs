@@ -336,7 +336,7 @@ pub struct ConnectFourArgs {
     pub moves: String,
 
     /// Columns of the board.
-    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=64))]
+    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=32))]
     pub width: u32,
 
     /// Rows of the board.
@@ -409,7 +409,7 @@ pub struct ConnectFourBookArgs {
     pub db: std::path::PathBuf,
 
     /// Columns of the board.
-    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=64))]
+    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=32))]
     pub width: u32,
 
     /// Rows of the board.

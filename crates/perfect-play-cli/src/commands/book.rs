@@ -72,7 +72,7 @@ fn connect_four_book_on<B: Bits>(
     let search = connect_four::search_of::<B>(board, connect_four::table_bytes(budget))?;
     let todo: Vec<_> = positions
         .iter()
-        .filter(|p| !known.contains_key(&rules.key(p)))
+        .filter(|p| !known.contains_key(&rules.key(p).into()))
         .copied()
         .collect();
     let bar = progress::bar("searching the book's positions", quiet);
@@ -85,7 +85,7 @@ fn connect_four_book_on<B: Bits>(
     };
     let mut write_failed = None;
     let scores = search.score_all(&todo, known.clone(), &limits, &mut |i, score| {
-        let key = rules.key(&todo[i]);
+        let key: u128 = rules.key(&todo[i]).into();
         known.insert(key, score);
         let line = partial_line(key, score);
         if let Err(e) = writeln!(partial, "{line} {:08x};", line_crc(&identity, &line))
@@ -110,7 +110,7 @@ fn connect_four_book_on<B: Bits>(
     })?;
     let scores: Vec<i32> = positions
         .iter()
-        .map(|p| known.get(&rules.key(p)).copied())
+        .map(|p| known.get(&rules.key(p).into()).copied())
         .collect::<Option<_>>()
         .ok_or("a position of the book was not searched")?;
     let bytes = connect_four::write_book(&args.db, board, args.depth, &positions, &scores)?;
@@ -170,7 +170,7 @@ fn built_already<B: Bits>(
     let positions = book.book.len();
     let score = book
         .book
-        .get(rules.depth(&start), rules.key(&start))
+        .get(rules.depth(&start), rules.key(&start).into())
         .ok_or("the book does not hold the empty board")?;
     let (outcome, remoteness) = rules.value_of(0, score);
     let seconds = started.elapsed().as_secs_f64();

@@ -802,10 +802,10 @@ pub const GAMES: &[GameInfo] = &[
         params: &[
             Param {
                 name: "width",
-                kind: ParamKind::Integer { min: 1, max: 64 },
+                kind: ParamKind::Integer { min: 1, max: 32 },
                 required: false,
                 default: "7",
-                help: "columns (width x (height + 1) at most 128)",
+                help: "columns, at most 32 (width x (height + 1) at most 128)",
             },
             Param {
                 name: "height",

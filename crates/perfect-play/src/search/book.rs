@@ -97,7 +97,7 @@ pub fn digest<G: ScoreGame>(game: &G, positions: &[G::Position]) -> u32 {
     let mut hasher = crc32fast::Hasher::new();
     let narrow = game.key_bits() <= u64::BITS;
     for p in positions {
-        let key = game.key(p);
+        let key: u128 = game.key(p).into();
         if narrow {
             hasher.update(&(key as u64).to_le_bytes());
         } else {
@@ -124,7 +124,7 @@ impl Book {
                 scores.len()
             )));
         }
-        let keys: Vec<u128> = positions.iter().map(|p| game.key(p)).collect();
+        let keys: Vec<u128> = positions.iter().map(|p| game.key(p).into()).collect();
         if keys.windows(2).any(|w| w[0] >= w[1]) {
             return Err(BookError::Mismatch("keys out of order".into()));
         }
@@ -198,7 +198,7 @@ impl<G: ScoreGame> Search<G> {
                 .iter()
                 .map(|(_, after)| match after {
                     After::Ends(score) => Some(*score),
-                    After::Continue(next) => scored.get(&game.key(next)).map(|s| -s),
+                    After::Continue(next) => scored.get(&game.key(next).into()).map(|s| -s),
                 })
                 .collect::<Option<arrayvec::ArrayVec<i32, { super::MAX_CHILDREN }>>>()
                 .and_then(|moves| moves.into_iter().max());
@@ -206,7 +206,7 @@ impl<G: ScoreGame> Search<G> {
                 Some(score) => score,
                 None => self.score(position, limits)?,
             };
-            scored.insert(game.key(position), scores[i]);
+            scored.insert(game.key(position).into(), scores[i]);
             progress(i, scores[i]);
         }
         Ok(scores)
@@ -232,7 +232,7 @@ impl<G: ScoreGame> Search<G> {
         position: &G::Position,
     ) -> Option<Analysis<G::Move, G::Position>> {
         let game = self.game();
-        let in_book = |p: &G::Position| self.book.get(game.depth(p), game.key(p));
+        let in_book = |p: &G::Position| self.book.get(game.depth(p), game.key(p).into());
         let all = game.moves(position);
         if all.is_empty() || in_book(position).is_none() {
             return None;

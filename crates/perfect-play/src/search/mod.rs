@@ -24,8 +24,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 pub use table::{Bounds, TableError, TranspositionTable};
 use thiserror::Error;
 
-/// The most moves a position may have (Connect Four's widest board, 64 columns of one row).
-pub const MAX_CHILDREN: usize = 64;
+/// The most moves a position may have. 64 (for Connect Four boards of one or two rows
+/// wider than 32 columns) cost 1-2% more instructions on 7 x 6 (BENCHMARKS.md), so those
+/// boards are refused.
+pub const MAX_CHILDREN: usize = 32;
 
 /// Slots of the history table: a game names each of its moves by a slot (taken modulo this),
 /// moves that do the same thing anywhere sharing one.
@@ -118,12 +120,15 @@ pub trait ScoreGame: Sync {
     type Move: Copy + Send;
     /// What [`ScoreGame::node`] hands to [`ScoreGame::children`] (work done once).
     type Scratch: Copy;
+    /// A position's key: `u64` or `u128` (the table and books take it as `u128`; a game
+    /// whose keys fit 64 bits keeps them in one register through the search).
+    type Key: Copy + Ord + std::hash::Hash + std::fmt::Debug + Send + Sync + Into<u128>;
 
     /// Bits a key has at most (the table stores keys whole, so longer keys need more buckets).
     fn key_bits(&self) -> u32;
     /// A key that tells positions with different scores apart: equal keys, equal scores (a
     /// position and its mirror image may share one). Under `1 << key_bits()`.
-    fn key(&self, position: &Self::Position) -> u128;
+    fn key(&self, position: &Self::Position) -> Self::Key;
     /// Moves left at most: how much work a stored result saves.
     fn depth(&self, position: &Self::Position) -> u32;
     /// The mover's score when a move wins at once, else `None`.
@@ -412,13 +417,15 @@ impl<G: ScoreGame> Worker<'_, G> {
                 return self.negamax(child, ply + 1, -beta, -alpha).map(|s| -s);
             }
         }
+        // The game's own key type through the node (one register for 64-bit keys), widened
+        // only where the table or the book takes it.
         let key = self.game.key(position);
         let depth = self.game.depth(position);
-        if let Some(score) = self.book.get(depth, key) {
+        if let Some(score) = self.book.get(depth, key.into()) {
             return Ok(score);
         }
         let (mut known_lower, mut known_upper) = (lower, upper);
-        if let Some(stored) = self.table.get(key, depth) {
+        if let Some(stored) = self.table.get(key.into(), depth) {
             known_lower = known_lower.max(stored.lower);
             known_upper = known_upper.min(stored.upper);
         }
@@ -447,11 +454,13 @@ impl<G: ScoreGame> Worker<'_, G> {
         // be bad enough for the opponent cuts without a search. The look-ups also bring the
         // children's buckets into the cache together, while the first child is searched.
         for child in &children {
-            if let Some(stored) = self.table.get(self.game.key(child), self.game.depth(child))
+            if let Some(stored) = self
+                .table
+                .get(self.game.key(child).into(), self.game.depth(child))
                 && -stored.upper >= beta
             {
                 self.table.put(
-                    key,
+                    key.into(),
                     depth,
                     Bounds {
                         lower: -stored.upper,
@@ -497,7 +506,7 @@ impl<G: ScoreGame> Worker<'_, G> {
         match result? {
             Some(cut) => {
                 self.table.put(
-                    key,
+                    key.into(),
                     depth,
                     Bounds {
                         lower: cut,
@@ -508,7 +517,7 @@ impl<G: ScoreGame> Worker<'_, G> {
             }
             None if alpha > start_alpha => {
                 self.table.put(
-                    key,
+                    key.into(),
                     depth,
                     Bounds {
                         lower: alpha,
@@ -519,7 +528,7 @@ impl<G: ScoreGame> Worker<'_, G> {
             }
             None => {
                 self.table.put(
-                    key,
+                    key.into(),
                     depth,
                     Bounds {
                         lower: known_lower,
@@ -805,7 +814,7 @@ impl<G: ScoreGame> Search<G> {
             Node::Exact(score) => score,
             Node::Open { lower, .. } => lower.max(
                 self.table
-                    .get(self.game.key(position), self.game.depth(position))
+                    .get(self.game.key(position).into(), self.game.depth(position))
                     .map_or(lower, |b| b.lower),
             ),
         }

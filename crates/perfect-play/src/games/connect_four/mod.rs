@@ -23,6 +23,16 @@ use thiserror::Error;
 /// A board size the game cannot be played on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
 pub enum SizeError {
+    /// More columns than the search tries moves at a position.
+    #[error(
+        "a {width} x {height} board is not supported: at most {MAX_WIDTH} columns (the search tries at most {MAX_WIDTH} moves a position)"
+    )]
+    TooWide {
+        /// Columns.
+        width: u32,
+        /// Rows.
+        height: u32,
+    },
     /// A side under 1, or a board whose bitboard passes 128 bits.
     #[error(
         "a {width} x {height} board is not supported: width and height from 1, and width x (height + 1) at most {MAX_BITS} (it is {bits})",
@@ -38,6 +48,10 @@ pub enum SizeError {
 
 /// Bits a board's bitboard may take: `width x (height + 1)` at most this.
 pub const MAX_BITS: u64 = 128;
+
+/// Columns a board may have (as many as the search's moves at a position: only boards of
+/// one or two rows could be wider within 128 bits).
+pub const MAX_WIDTH: u32 = crate::search::MAX_CHILDREN as u32;
 
 /// A position: the first player's discs and every disc, as bitboards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -68,6 +82,9 @@ impl ConnectFour {
     pub fn new(width: u32, height: u32) -> Result<ConnectFour, SizeError> {
         if width == 0 || height == 0 || u64::from(width) * (u64::from(height) + 1) > MAX_BITS {
             return Err(SizeError::Unsupported { width, height });
+        }
+        if width > MAX_WIDTH {
+            return Err(SizeError::TooWide { width, height });
         }
         let cells = (width * height) as usize;
         let choose = Binomials::new(cells);
@@ -381,7 +398,7 @@ pub fn parse_columns(text: &str) -> Result<Vec<u32>, NotationError> {
     if text.contains(',') {
         // One wide column alone is written with a comma after it (`10,`): see write_columns.
         let text = text.strip_suffix(',').unwrap_or(text);
-        return Ok(crate::parse::list_in(text, 1, 64)
+        return Ok(crate::parse::list_in(text, 1, u64::from(MAX_WIDTH))
             .map_err(|e| NotationError::Rule(e.to_string()))?
             .into_iter()
             .map(|c| c as u32)
@@ -603,6 +620,9 @@ mod tests {
         let refused = ConnectFour::new(16, 8).unwrap_err().to_string();
         assert!(refused.contains("at most 128 (it is 144)"), "{refused}");
         assert!(ConnectFour::new(u32::MAX, u32::MAX).is_err());
+        assert!(ConnectFour::new(32, 2).is_ok());
+        let wide = ConnectFour::new(33, 2).unwrap_err().to_string();
+        assert!(wide.contains("at most 32 columns"), "{wide}");
         let game = ConnectFour::new(7, 6).unwrap();
         assert_eq!(
             game.play_columns(&[4, 4, 4, 4, 4, 4])

@@ -21,7 +21,7 @@ use num_traits::{PrimInt, WrappingAdd};
 /// A bitboard word: `u64` for boards whose bitboard fits 64 bits (7 x 6 and every board up
 /// to 64 bits: the 64-bit path, as fast as before wider boards came), `u128` for the others.
 pub trait Bits:
-    PrimInt + WrappingAdd + std::hash::Hash + std::fmt::Debug + Send + Sync + 'static
+    PrimInt + WrappingAdd + std::hash::Hash + std::fmt::Debug + Send + Sync + Into<u128> + 'static
 {
     /// Bits in the word.
     const BITS: u32;
@@ -343,15 +343,14 @@ impl<B: Bits> Bitboards<B> {
     /// The moves of `non_losing`, each to `out` by `rank(cell, its winning cells)`, higher
     /// first, the column order among equals.
     #[inline]
-    fn ranked_children<R: Copy + Ord>(
+    fn ranked_children<R: Copy + Default + Ord>(
         &self,
         discs: &Discs<B>,
         non_losing: B,
         out: &mut ArrayVec<Discs<B>, MAX_CHILDREN>,
         rank: impl Fn(B, B) -> R,
     ) {
-        // Not an array: setting MAX_CHILDREN ranks (64) at every node costs more than the few pushed.
-        let mut ranks = ArrayVec::<R, MAX_CHILDREN>::new();
+        let mut ranks = [R::default(); MAX_CHILDREN];
         for &column in &self.order {
             let cell = non_losing & self.column_mask(column);
             if cell != B::zero() {
@@ -368,13 +367,13 @@ impl<B: Bits> Bitboards<B> {
 /// search.
 fn insert_ranked<B: Copy, R: Copy + Ord>(
     out: &mut ArrayVec<Discs<B>, MAX_CHILDREN>,
-    ranks: &mut ArrayVec<R, MAX_CHILDREN>,
+    ranks: &mut [R; MAX_CHILDREN],
     child: Discs<B>,
     rank: R,
 ) {
     let mut at = out.len();
     out.push(child);
-    ranks.push(rank);
+    ranks[at] = rank;
     while at > 0 && ranks[at - 1] < rank {
         out.swap(at, at - 1);
         ranks.swap(at, at - 1);
@@ -388,20 +387,22 @@ impl<B: Bits> ScoreGame for Bitboards<B> {
     type Move = u32;
     /// The moves that do not lose at once.
     type Scratch = B;
+    /// The position's word (the mover's discs added to the mask).
+    type Key = B;
 
     fn key_bits(&self) -> u32 {
         self.width * (self.height + 1)
     }
 
     #[inline]
-    fn key(&self, discs: &Discs<B>) -> u128 {
+    fn key(&self, discs: &Discs<B>) -> B {
         // Unique: adding the mover's discs to the mask carries each column's run of the
         // mover's discs up into the first empty cell, which stays in the column.
         let key = discs.mover.wrapping_add(&discs.mask);
         if discs.moves < MIRROR_KEYS_BELOW {
-            self.canonical_key(key).wide()
+            self.canonical_key(key)
         } else {
-            key.wide()
+            key
         }
     }
 

@@ -905,9 +905,10 @@ mod tests {
                 .iter()
                 .map(|(_, after)| match after {
                     After::Ends(s) => *s,
-                    After::Continue(next) => {
-                        -book.book.get(rules.depth(next), rules.key(next)).unwrap()
-                    }
+                    After::Continue(next) => -book
+                        .book
+                        .get(rules.depth(next), rules.key(next).into())
+                        .unwrap(),
                 })
                 .max()
                 .unwrap();
@@ -917,7 +918,7 @@ mod tests {
         let empty = rules.discs(&board.empty());
         let score = book
             .book
-            .get(rules.depth(&empty), rules.key(&empty))
+            .get(rules.depth(&empty), rules.key(&empty).into())
             .unwrap();
         assert_eq!(rules.value_of(0, score), (crate::player::Outcome::Win, 41));
     }
@@ -934,7 +935,7 @@ mod tests {
             let columns = parse_columns(moves).unwrap();
             let discs = rules.discs(&board.play_columns(&columns).unwrap());
             book.book
-                .get(rules.depth(&discs), rules.key(&discs))
+                .get(rules.depth(&discs), rules.key(&discs).into())
                 .unwrap()
         };
         // c4's "5035 18", "3626 18", "4433 18", "2532 18", "5030 18", "3144 18".

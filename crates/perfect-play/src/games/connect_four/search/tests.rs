@@ -69,7 +69,9 @@ fn rules_match_a_plain_board<B: Bits>(
         prop_assert_eq!(rules.key(&mirror) == rules.key(&discs), mirror == discs);
     }
     prop_assert_eq!(
-        rules.key(&discs).checked_shr(rules.key_bits()).unwrap_or(0),
+        Into::<u128>::into(rules.key(&discs))
+            .checked_shr(rules.key_bits())
+            .unwrap_or(0),
         0
     );
     Ok(())
@@ -419,7 +421,7 @@ fn a_book_agrees_with_the_table_and_answers_without_search() {
         .iter()
         .zip(&scores)
         .filter(|(p, _)| p.moves == 6)
-        .map(|(p, &s)| (rules.key(p), s))
+        .map(|(p, &s)| (rules.key(p).into(), s))
         .collect();
     let cold = Search::new(rules.clone(), 1 << 22).unwrap();
     let shallower: Vec<Discs> = positions.iter().filter(|p| p.moves < 6).copied().collect();
