@@ -799,25 +799,28 @@ fn book_of_database(
         )));
     };
     let board = ConnectFour::new(width, height).map_err(QueryError::bad)?;
-    let book = if fits_64_bits(&board) {
-        book_of_records::<u64>(
-            path,
-            &mut db,
-            &board,
-            info.plies,
-            info.keys_crc32,
-            memory_limit,
-        )
+    // 64-bit words where the board fits them, 128-bit ones past that.
+    type ReadBook = fn(
+        &std::path::Path,
+        &mut Database,
+        &ConnectFour,
+        u32,
+        u32,
+        u64,
+    ) -> Result<Book, QueryError>;
+    let read: ReadBook = if fits_64_bits(&board) {
+        book_of_records::<u64>
     } else {
-        book_of_records::<u128>(
-            path,
-            &mut db,
-            &board,
-            info.plies,
-            info.keys_crc32,
-            memory_limit,
-        )
-    }?;
+        book_of_records::<u128>
+    };
+    let book = read(
+        path,
+        &mut db,
+        &board,
+        info.plies,
+        info.keys_crc32,
+        memory_limit,
+    )?;
     Ok(BookFile {
         board,
         plies: info.plies,
