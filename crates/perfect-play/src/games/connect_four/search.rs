@@ -27,8 +27,6 @@ pub trait Bits:
     const BITS: u32;
     /// The low bits of a board's 128-bit word (the board fits them).
     fn from_wide(bits: u128) -> Self;
-    /// The word widened to 128 bits.
-    fn wide(self) -> u128;
 }
 
 impl Bits for u64 {
@@ -37,10 +35,6 @@ impl Bits for u64 {
     fn from_wide(bits: u128) -> u64 {
         bits as u64
     }
-    #[inline]
-    fn wide(self) -> u128 {
-        u128::from(self)
-    }
 }
 
 impl Bits for u128 {
@@ -48,10 +42,6 @@ impl Bits for u128 {
     #[inline]
     fn from_wide(bits: u128) -> u128 {
         bits
-    }
-    #[inline]
-    fn wide(self) -> u128 {
-        self
     }
 }
 
@@ -173,8 +163,8 @@ impl<B: Bits> Bitboards<B> {
             discs.mask ^ discs.mover
         };
         Board {
-            first: first.wide(),
-            mask: discs.mask.wide(),
+            first: first.into(),
+            mask: discs.mask.into(),
         }
     }
 

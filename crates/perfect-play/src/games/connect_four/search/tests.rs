@@ -47,8 +47,8 @@ fn rules_match_a_plain_board<B: Bits>(
     let rules = Bitboards::<B>::new(game);
     let discs = rules.discs(board);
     prop_assert_eq!(rules.board(&discs), *board);
-    let wins = rules.winning_cells(discs.mover, discs.mask).wide();
-    let (mover, mask) = (discs.mover.wide(), discs.mask.wide());
+    let wins: u128 = rules.winning_cells(discs.mover, discs.mask).into();
+    let (mover, mask): (u128, u128) = (discs.mover.into(), discs.mask.into());
     for c in 0..width {
         for r in 0..height {
             let bit = 1u128 << (c * (height + 1) + r);
