@@ -200,7 +200,13 @@ fn is_write_failure(e: &(dyn std::error::Error + 'static)) -> bool {
     false
 }
 
+/// One refusal, one line: a control character that reached the message (a file name's
+/// newline) is written as its escape.
 fn report(io: &mut Io<'_>, message: &str) -> u8 {
-    let _ = writeln!(io.stderr, "perfect-play: {message}");
+    let _ = writeln!(
+        io.stderr,
+        "perfect-play: {}",
+        perfect_play::parse::one_line(message)
+    );
     EXIT_USAGE
 }

@@ -1159,3 +1159,30 @@ fn a_huge_power_of_two_heap_counts_its_moves_without_listing_them() {
     );
     assert_eq!(answer["winning_moves"].as_array().map(Vec::len), Some(100));
 }
+
+/// CI's fuzzing (2026-12-06) found a refusal printed over two lines: a file name holding a
+/// newline, repeated whole in "cannot read ...". A control character in a name or a value is
+/// written as its escape, so every refusal stays one line that still names the file.
+#[test]
+fn a_file_name_with_a_newline_is_refused_in_one_line() {
+    // In a folder that does not exist: no file of that name can be there.
+    let name = "no-such-folder/no\nsuch.ppdb";
+    for args in [
+        &["graph", name][..],
+        &["query", "tic-tac-toe", "--db", name][..],
+        &[
+            "connect-four",
+            "--width",
+            "4",
+            "--height",
+            "4",
+            "--db",
+            name,
+        ][..],
+    ] {
+        let message = assert_bad_input(args);
+        assert!(message.contains("no\\nsuch.ppdb"), "{args:?}: {message}");
+    }
+    let message = assert_bad_input(&["connect-four", "4\t4"]);
+    assert!(message.contains("\\t"), "{message}");
+}

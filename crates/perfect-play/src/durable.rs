@@ -95,7 +95,7 @@ impl FileError {
 }
 
 fn shown(path: &Path) -> String {
-    path.display().to_string()
+    crate::parse::one_line(&path.display().to_string())
 }
 
 /// A write that failed, as the error every writer reports it by (status 1 at the command

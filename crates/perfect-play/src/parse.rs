@@ -85,15 +85,39 @@ pub fn read_limited(
     Ok(bytes)
 }
 
-/// `text` cut to 40 characters, with an ellipsis when cut.
+/// `text` cut to 40 characters, with an ellipsis when cut, on one line (see [`one_line`]).
 #[must_use]
 pub fn shorten(text: &str) -> String {
     if text.chars().count() <= SHOWN {
-        text.to_string()
+        one_line(text)
     } else {
         let head: String = text.chars().take(SHOWN).collect();
-        format!("{head}… ({} characters)", text.chars().count())
+        format!("{}… ({} characters)", one_line(&head), text.chars().count())
     }
+}
+
+/// `text` with its control characters written as escapes (a newline as `\n`), so that a
+/// value or a path repeated in a message keeps the message one line: a command line prints
+/// each refusal as one line, and a file name may hold a newline.
+///
+/// ```
+/// assert_eq!(perfect_play::parse::one_line("a\nb\tc"), "a\\nb\\tc");
+/// assert_eq!(perfect_play::parse::one_line("plain é"), "plain é");
+/// ```
+#[must_use]
+pub fn one_line(text: &str) -> String {
+    if !text.chars().any(char::is_control) {
+        return text.to_string();
+    }
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 /// Why a text is not an accepted whole number.

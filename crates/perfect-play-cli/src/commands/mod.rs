@@ -309,7 +309,11 @@ impl BatchLines {
             }
             Err(e) => {
                 self.failures += 1;
-                let _ = writeln!(io.stderr, "perfect-play: line {number}: {e}");
+                let _ = writeln!(
+                    io.stderr,
+                    "perfect-play: line {number}: {}",
+                    perfect_play::parse::one_line(&e)
+                );
                 let input = String::from_utf8_lossy(raw);
                 serde_json::json!({
                     "line": number,
