@@ -116,6 +116,9 @@ await page.click('#redo');
 assert.equal(await page.evaluate(() => window.perfectPlay.state.history.length), 2);
 
 // 4. A screenshot of every family's view.
+// A 10 x 6 position of c4's verified set (70 bits: searched on 128-bit words): the first
+// player wins in 5.
+const tenBySix = '1,10,2,10,5,1,2,1,1,5,9,2,9,1,9,7,5,9,2,10,5,9,10,5,8,3,5,9,8,2,8,1,10,3,6,2,10,8,4,7,7';
 const views = [
   ['nim', 'game=nim&position=3+4+5'],
   ['tic-tac-toe', 'game=tic-tac-toe&position=x...o....'],
@@ -127,6 +130,7 @@ const views = [
   ['sum', 'game=sum&position=0.77:10+grundy:12+nim:5'],
   ['connect-four', 'game=connect-four&position=1223&width=4&height=4'],
   ['connect-four-7x6', 'game=connect-four&position=752276321466322433217754651'],
+  ['connect-four-10x6', `game=connect-four&width=10&height=6&position=${tenBySix}`],
   ['dodgem', 'game=dodgem'],
   ['mu-torere', 'game=mu-torere'],
   ['quixo', 'game=quixo&position=x../..o/...:x'],
@@ -158,6 +162,14 @@ await page.locator('#moves button').first().click();
 await settled();
 assert.equal(await page.evaluate(() => window.perfectPlay.state.history.at(-1).answer.method), 'book');
 assert.ok(Date.now() - played < 2000, `a move from the start answered in ${Date.now() - played} ms`);
+
+// A board past 64 bits drawn whole: ten columns of six, its 41 discs, the search's answer.
+await open(`game=connect-four&width=10&height=6&position=${tenBySix}`);
+assert.equal(await page.locator('#board .grid.c4 button.cell').count(), 60, 'ten columns of six');
+assert.equal(await page.locator('#board .grid.c4 .cell.x').count(), 21, "the first player's discs");
+assert.equal(await page.locator('#board .grid.c4 .cell.o').count(), 20, "the second player's discs");
+const tenBySixAnswer = await page.evaluate(() => window.perfectPlay.state.history.at(-1).answer);
+assert.deepEqual([tenBySixAnswer.method, tenBySixAnswer.outcome, tenBySixAnswer.remoteness], ['search', 'win', 5]);
 
 // 6. Partizan games: the board drawn from the position, the thermograph from the walls.
 await open('game=domineering&position=..|..');
