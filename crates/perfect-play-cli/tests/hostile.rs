@@ -1170,15 +1170,7 @@ fn a_file_name_with_a_newline_is_refused_in_one_line() {
     for args in [
         &["graph", name][..],
         &["query", "tic-tac-toe", "--db", name][..],
-        &[
-            "connect-four",
-            "--width",
-            "4",
-            "--height",
-            "4",
-            "--db",
-            name,
-        ][..],
+        &["connect-four", "--width=4", "--height=4", "--db", name][..],
     ] {
         let message = assert_bad_input(args);
         assert!(message.contains("no\\nsuch.ppdb"), "{args:?}: {message}");
