@@ -282,14 +282,14 @@ impl<B: Bits> Bitboards<B> {
     }
 
     /// The cells at least left empty when a line of `theirs` (which holds one) is completed:
-    /// the game ends then or earlier. A column fills from the foot,
-    /// so when a line's last cell is taken every cell above it in its column is empty: a
-    /// line across at height `h` leaves `height - 1 - h` or more; a diagonal, at least what
-    /// its highest empty cell leaves (taken over every diagonal at once, as c4 does: one
-    /// pass of shifts, at worst a looser bound); none of either, 0 (lines up a column: the
-    /// even rows alternate with the mover's, so only a line already made could stand there). The
-    /// empty cells of `theirs` all lie on the even rows (heights 1, 3 ...), and so does
-    /// every line across that is not made yet: only those heights are looked at.
+    /// the game ends then or earlier. A column fills from the foot, so when a line's last
+    /// cell is taken every cell above it in its column is empty: a line across at height `h`
+    /// leaves `height - 1 - h` or more; a diagonal, at least what its highest empty cell
+    /// leaves (taken over every diagonal at once, as c4 does: one pass of shifts, at worst a
+    /// looser bound); none of either, 0 (lines up a column: the even rows alternate with the
+    /// mover's, so only a line already made could stand there). The empty cells of `theirs`
+    /// all lie on the even rows (heights 1, 3 ...), and so does every line across not made
+    /// yet: only those heights are looked at.
     fn empty_at_the_latest_loss(&self, theirs: B, mask: B) -> u32 {
         let mut latest = 0;
         let row = |height: u32| self.bottom << height as usize;

@@ -952,8 +952,8 @@ mod tests {
         ] {
             assert_eq!(score_in_book(moves), score, "{moves}");
         }
-        // A sample at the book's edge, searched from scratch (positions of 2 nodes, 145 k and 6.8 M:
-        // the sample once held two of 77 M and 135 M nodes, a third of the suite's time).
+        // A sample at the book's edge, searched from scratch: positions of 2 nodes, 145 k and
+        // 6.8 M (it held two of 77 M and 135 M nodes, about 13 s of the suite).
         let search = crate::search::Search::new(rules.clone(), 64 << 20).unwrap();
         for moves in ["6146", "3434", "4141"] {
             let columns = parse_columns(moves).unwrap();
