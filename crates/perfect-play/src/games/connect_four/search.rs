@@ -312,8 +312,8 @@ impl<B: Bits> Bitboards<B> {
                     diagonal_cells | starts | starts << d | starts << (2 * d) | starts << (3 * d);
             }
         }
-        let open = diagonal_cells & !mask;
         if diagonal_cells != B::zero() {
+            let open = diagonal_cells & !mask;
             let highest = (1..self.height)
                 .rev()
                 .step_by(2)
