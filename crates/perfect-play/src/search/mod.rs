@@ -735,35 +735,64 @@ impl<G: ScoreGame> Search<G> {
                 nodes: 0,
             });
         }
-        let mut moves = Vec::with_capacity(all.len());
-        let mut best = i32::MIN;
-        for &(mv, after) in &all {
-            match self.score_after(&after, call) {
-                Ok(score) => {
-                    best = best.max(score);
-                    moves.push(MoveScore { mv, after, score });
-                }
-                Err(stopped) => {
-                    // The position is at least the best move scored, and at most the best
-                    // upper bound among the moves left.
-                    let mut upper = stopped.bounds.upper;
-                    let mut lower = best.max(stopped.bounds.lower);
-                    for &(_, later) in all.iter().skip(moves.len() + 1) {
-                        upper = upper.max(match later {
-                            After::Ends(score) => score,
-                            After::Continue(next) => -self.lower_bound(&next),
-                        });
-                    }
-                    upper = upper.max(best);
-                    lower = lower.min(upper);
-                    return Err(Stopped {
-                        bounds: Bounds { lower, upper },
-                        reason: stopped.reason,
-                        nodes: call.nodes(),
-                    });
+        // Every move scored on its own, side by side when there are threads to spare: one
+        // move's tests near its score are the narrow part of a search, and a split inside
+        // them leaves a core idle more often than another move does (rayon nests the two).
+        let afters: ArrayVec<After<G::Position>, MAX_CHILDREN> =
+            all.iter().map(|&(_, after)| after).collect();
+        let score = |after: &After<G::Position>| self.score_after(after, call);
+        let scores: Vec<Result<i32, Stopped>> = if self.threads(call) > 1 {
+            afters.as_slice().par_iter().map(score).collect()
+        } else {
+            let mut scores = Vec::with_capacity(all.len());
+            for after in &afters {
+                let result = score(after);
+                let stopped = result.is_err();
+                scores.push(result);
+                if stopped {
+                    break;
                 }
             }
+            scores
+        };
+        if let Some(reason) = scores
+            .iter()
+            .find_map(|s| s.as_ref().err().map(|e| e.reason))
+        {
+            // The position is at least the best lower bound among its moves, and at most the
+            // best upper bound (a move not searched: what the table and the game say).
+            let (mut lower, mut upper) = (i32::MIN, i32::MIN);
+            for (i, &(_, after)) in all.iter().enumerate() {
+                let (low, up) = match scores.get(i) {
+                    Some(Ok(score)) => (*score, *score),
+                    Some(Err(stopped)) => (stopped.bounds.lower, stopped.bounds.upper),
+                    None => match after {
+                        After::Ends(score) => (score, score),
+                        After::Continue(next) => (i32::MIN, -self.lower_bound(&next)),
+                    },
+                };
+                lower = lower.max(low);
+                upper = upper.max(up);
+            }
+            return Err(Stopped {
+                bounds: Bounds {
+                    lower: lower.min(upper),
+                    upper,
+                },
+                reason,
+                nodes: call.nodes(),
+            });
         }
+        let mut moves: Vec<MoveScore<G::Move, G::Position>> = all
+            .iter()
+            .zip(scores)
+            .map(|(&(mv, after), score)| MoveScore {
+                mv,
+                after,
+                score: score.unwrap_or(i32::MIN),
+            })
+            .collect();
+        let best = moves.iter().map(|m| m.score).max().unwrap_or(i32::MIN);
         // Best first; the game's order among equals.
         moves.sort_by_key(|m| std::cmp::Reverse(m.score));
         let best_line = self
@@ -784,12 +813,17 @@ impl<G: ScoreGame> Search<G> {
         })
     }
 
-    /// A worker at the root, splitting its work on rayon's pool when `limits` allow threads.
-    fn worker<'a>(&'a self, call: &'a Call<'a>) -> Worker<'a, G> {
-        let threads = match call.limits.threads {
+    /// The threads a call may use.
+    fn threads(&self, call: &Call<'_>) -> usize {
+        match call.limits.threads {
             0 => rayon::current_num_threads(),
             n => n,
-        };
+        }
+    }
+
+    /// A worker at the root, splitting its work on rayon's pool when `limits` allow threads.
+    fn worker<'a>(&'a self, call: &'a Call<'a>) -> Worker<'a, G> {
+        let threads = self.threads(call);
         Worker {
             game: &self.game,
             table: &self.table,

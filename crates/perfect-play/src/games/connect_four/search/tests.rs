@@ -1,7 +1,7 @@
 use super::*;
 use crate::engine::{IndexedGame, Options, solve, table_index};
 use crate::games::connect_four::parse_columns;
-use crate::search::{Heuristics, Limits, Search};
+use crate::search::{Bounds, Heuristics, Limits, Search};
 use proptest::prelude::*;
 
 fn limits() -> Limits {
@@ -352,6 +352,28 @@ fn a_node_budget_ends_with_proven_bounds() {
     let cancel = Limits::default();
     cancel.cancel.cancel();
     assert!(search.score(&start, &cancel).is_err());
+}
+
+/// Every move's value stopped by a node budget, on one thread (the moves one by one) and on
+/// two (side by side): the bounds proven still hold the empty board's score, and are finite.
+#[test]
+fn every_moves_value_stopped_by_a_budget_keeps_proven_bounds() {
+    let game = ConnectFour::new(7, 6).unwrap();
+    let rules = Bitboards::<u64>::new(&game);
+    let start = rules.discs(&game.empty());
+    for threads in [1, 2] {
+        let search = Search::new(rules.clone(), 1 << 22).unwrap();
+        let limits = Limits {
+            nodes: Some(300_000),
+            threads,
+            ..Limits::default()
+        };
+        let stopped = search.analyse(&start, &limits).unwrap_err();
+        let Bounds { lower, upper } = stopped.bounds;
+        assert!(lower <= 1 && 1 <= upper, "{threads} threads: {stopped}");
+        assert!(-21 <= lower && upper <= 21, "{threads} threads: {stopped}");
+        assert!(stopped.nodes >= 300_000, "{threads} threads: {stopped}");
+    }
 }
 
 /// Questions asked of one searcher at once (a batch's lines side by side) each count their
