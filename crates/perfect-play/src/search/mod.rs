@@ -755,42 +755,39 @@ impl<G: ScoreGame> Search<G> {
             }
             scores
         };
-        if let Some(reason) = scores
-            .iter()
-            .find_map(|s| s.as_ref().err().map(|e| e.reason))
-        {
-            // The position is at least the best lower bound among its moves, and at most the
-            // best upper bound (a move not searched: what the table and the game say).
-            let (mut lower, mut upper) = (i32::MIN, i32::MIN);
-            for (i, &(_, after)) in all.iter().enumerate() {
-                let (low, up) = match scores.get(i) {
-                    Some(Ok(score)) => (*score, *score),
-                    Some(Err(stopped)) => (stopped.bounds.lower, stopped.bounds.upper),
-                    None => match after {
-                        After::Ends(score) => (score, score),
-                        After::Continue(next) => (i32::MIN, -self.lower_bound(&next)),
+        let exact: Result<Vec<i32>, Stopped> = scores.iter().copied().collect();
+        let exact = match exact {
+            Ok(exact) => exact,
+            Err(first) => {
+                // The position is at least the best lower bound among its moves, and at most
+                // the best upper bound (a move not searched: what the table and the game say).
+                let (mut lower, mut upper) = (i32::MIN, i32::MIN);
+                for (i, &(_, after)) in all.iter().enumerate() {
+                    let (low, up) = match scores.get(i) {
+                        Some(Ok(score)) => (*score, *score),
+                        Some(Err(stopped)) => (stopped.bounds.lower, stopped.bounds.upper),
+                        None => match after {
+                            After::Ends(score) => (score, score),
+                            After::Continue(next) => (i32::MIN, -self.lower_bound(&next)),
+                        },
+                    };
+                    lower = lower.max(low);
+                    upper = upper.max(up);
+                }
+                return Err(Stopped {
+                    bounds: Bounds {
+                        lower: lower.min(upper),
+                        upper,
                     },
-                };
-                lower = lower.max(low);
-                upper = upper.max(up);
+                    reason: first.reason,
+                    nodes: call.nodes(),
+                });
             }
-            return Err(Stopped {
-                bounds: Bounds {
-                    lower: lower.min(upper),
-                    upper,
-                },
-                reason,
-                nodes: call.nodes(),
-            });
-        }
+        };
         let mut moves: Vec<MoveScore<G::Move, G::Position>> = all
             .iter()
-            .zip(scores)
-            .map(|(&(mv, after), score)| MoveScore {
-                mv,
-                after,
-                score: score.unwrap_or(i32::MIN),
-            })
+            .zip(exact)
+            .map(|(&(mv, after), score)| MoveScore { mv, after, score })
             .collect();
         let best = moves.iter().map(|m| m.score).max().unwrap_or(i32::MIN);
         // Best first; the game's order among equals.
