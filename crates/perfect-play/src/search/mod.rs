@@ -852,7 +852,7 @@ impl<G: ScoreGame> Search<G> {
     }
 
     /// The line from a first move `first` (leading to `after`, worth `score` to the mover):
-    /// at each position after it, the first move in the game's order that keeps the score,
+    /// at each position after it, the first move in the search's order that keeps the score,
     /// found by one null-window test each.
     fn best_line(
         &self,
@@ -867,8 +867,9 @@ impl<G: ScoreGame> Search<G> {
     }
 
     /// A best line from `position`, whose score for its mover is `score` (known already, as
-    /// a book tells it): at each position the first move in the game's order that keeps the
-    /// score, found by one null-window test each. With the nodes it took.
+    /// a book tells it): at each position the first move in the search's order that keeps
+    /// the score (the same line every time), found by one null-window test each. With the
+    /// nodes it took.
     ///
     /// # Errors
     /// [`Stopped`] when the limits end a test first.
@@ -896,10 +897,13 @@ impl<G: ScoreGame> Search<G> {
             if moves.is_empty() {
                 break;
             }
+            // A move keeps the score when what it leads to is worth -expected to the
+            // opponent, that is at most -expected (it can be no less). Tried in the search's
+            // order (the likeliest best first, so that the first test usually keeps it, each
+            // test of a move that does not being a search of its own), then the rest.
             let mut next = None;
-            for &(mv, later) in &moves {
-                // This move keeps the score when what it leads to is worth -expected to the
-                // opponent, that is at most -expected (it can be no less).
+            for i in self.search_order(&position, &moves) {
+                let (mv, later) = moves[i];
                 let keeps = match later {
                     After::Ends(s) => s == expected,
                     After::Continue(p) => self.at_most(&p, -expected, call)?,
@@ -915,6 +919,41 @@ impl<G: ScoreGame> Search<G> {
             expected = -expected;
         }
         Ok(line)
+    }
+
+    /// The indices of `moves` (the position's, in the game's order) in the order the search
+    /// tries them: the moves that end the game, then [`ScoreGame::children`]'s (without
+    /// learned hints: the same order every time), then the others in the game's order.
+    fn search_order(
+        &self,
+        position: &G::Position,
+        moves: &[(G::Move, After<G::Position>)],
+    ) -> ArrayVec<usize, MAX_CHILDREN> {
+        let mut order: ArrayVec<usize, MAX_CHILDREN> = (0..moves.len())
+            .filter(|&i| matches!(moves[i].1, After::Ends(_)))
+            .collect();
+        if self.game.win_now(position).is_none()
+            && let Node::Open { scratch, .. } = self.game.node(position)
+        {
+            let mut children = ArrayVec::new();
+            self.game
+                .children(position, scratch, &MoveHints::NONE, &mut children);
+            for child in &children {
+                let key = self.game.key(child);
+                if let Some(i) = (0..moves.len()).find(|&i| {
+                    !order.contains(&i)
+                        && matches!(moves[i].1, After::Continue(p) if self.game.key(&p) == key)
+                }) {
+                    order.push(i);
+                }
+            }
+        }
+        for i in 0..moves.len() {
+            if !order.contains(&i) {
+                order.push(i);
+            }
+        }
+        order
     }
 
     /// Whether the position's score is at most `bound`.

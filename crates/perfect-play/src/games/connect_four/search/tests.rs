@@ -328,6 +328,47 @@ fn the_published_7_by_6_positions_score_as_pons_solver_found() {
     assert_eq!(checked, 200);
 }
 
+/// The best line is the same whatever the table holds: a fresh searcher on two threads and
+/// one warmed by other questions give the same line, and it keeps the score to the end.
+#[test]
+fn the_best_line_does_not_depend_on_the_table() {
+    let text = include_str!("../../../../tests/reference/connect_four_7x6_dev.txt");
+    let game = ConnectFour::new(7, 6).unwrap();
+    let rules = Bitboards::<u64>::new(&game);
+    let warm = Search::new(rules.clone(), 1 << 24).unwrap();
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .take(40)
+        .collect();
+    for line in lines.iter().rev() {
+        let columns = parse_columns(line.split_whitespace().next().unwrap()).unwrap();
+        warm.analyse(
+            &rules.discs(&game.play_columns(&columns).unwrap()),
+            &limits(),
+        )
+        .unwrap();
+    }
+    for line in &lines {
+        let columns = parse_columns(line.split_whitespace().next().unwrap()).unwrap();
+        let discs = rules.discs(&game.play_columns(&columns).unwrap());
+        let fresh = Search::new(rules.clone(), 1 << 24).unwrap();
+        let first = fresh.analyse(&discs, &limits()).unwrap();
+        let again = warm.analyse(&discs, &limits()).unwrap();
+        assert_eq!(first.best_line, again.best_line, "{line}");
+        let mut board = game.play_columns(&columns).unwrap();
+        for &column in &first.best_line {
+            board = game.drop_disc(&board, column);
+        }
+        let (_, remoteness) = rules.value_of(discs.moves, first.score);
+        assert_eq!(first.best_line.len() as u32, remoteness, "{line}");
+        assert!(
+            game.is_won(&board) || board.mask.count_ones() == 42,
+            "{line}"
+        );
+    }
+}
+
 #[test]
 fn a_node_budget_ends_with_proven_bounds() {
     let game = ConnectFour::new(7, 6).unwrap();
