@@ -889,12 +889,12 @@ mod tests {
             .expect("read back whole")
     }
 
-    /// The shipped book reads back, covers five plies, and agrees with itself: every
+    /// The shipped book reads back, covers six plies, and agrees with itself: every
     /// position inside its edge scores the best of its moves.
     #[test]
     fn the_shipped_book_reads_back_whole_and_consistent() {
         let book = shipped();
-        assert!(book.plies >= 5, "{}", book.plies);
+        assert!(book.plies >= 6, "{}", book.plies);
         let board = ConnectFour::new(7, 6).unwrap();
         let rules = Bitboards::<u64>::new(&board);
         let positions = book_positions(&board, book.plies, 1 << 30).unwrap();
@@ -953,10 +953,14 @@ mod tests {
             assert_eq!(score_in_book(moves), score, "{moves}");
         }
         // A sample searched from scratch: of four plies, positions of 2 nodes, 145 k and 6.8 M
-        // (it held two of 77 M and 135 M nodes, about 13 s of the suite); of five, the book's
-        // edge, positions of a few nodes each.
+        // (it held two of 77 M and 135 M nodes, about 13 s of the suite); of five, positions
+        // of a few nodes each; of six, the book's edge, a win in 2 nodes, one in 3,000 and a
+        // loss in 4.3 M (most of its losses and ties take 5-150 M nodes).
         let search = crate::search::Search::new(rules.clone(), 64 << 20).unwrap();
-        for moves in ["6146", "3434", "4141", "15627", "16146", "22611", "44665"] {
+        for moves in [
+            "6146", "3434", "4141", "15627", "16146", "22611", "44665", "521144", "425153",
+            "743457",
+        ] {
             let columns = parse_columns(moves).unwrap();
             let discs = rules.discs(&board.play_columns(&columns).unwrap());
             let limits = crate::search::Limits {
