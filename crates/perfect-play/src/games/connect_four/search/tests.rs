@@ -300,17 +300,20 @@ fn the_table_agrees_with_search_on_every_board_of_6_by_4() {
     agrees_with_the_table(6, 4, 1);
 }
 
+/// The 200 published 7 x 6 positions (`moves score outcome remoteness` a line).
+fn published_7_by_6_lines() -> impl Iterator<Item = &'static str> {
+    include_str!("../../../../tests/reference/connect_four_7x6_dev.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+}
+
 #[test]
 fn the_published_7_by_6_positions_score_as_pons_solver_found() {
-    let text = include_str!("../../../../tests/reference/connect_four_7x6_dev.txt");
     let game = ConnectFour::new(7, 6).unwrap();
     let rules = Bitboards::<u64>::new(&game);
     let search = Search::new(rules.clone(), 1 << 26).unwrap();
     let mut checked = 0;
-    for line in text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
+    for line in published_7_by_6_lines() {
         let fields: Vec<&str> = line.split_whitespace().collect();
         let columns = parse_columns(fields[0]).unwrap();
         let pons: i32 = fields[1].parse().unwrap();
@@ -332,15 +335,10 @@ fn the_published_7_by_6_positions_score_as_pons_solver_found() {
 /// one warmed by other questions give the same line, and it keeps the score to the end.
 #[test]
 fn the_best_line_does_not_depend_on_the_table() {
-    let text = include_str!("../../../../tests/reference/connect_four_7x6_dev.txt");
     let game = ConnectFour::new(7, 6).unwrap();
     let rules = Bitboards::<u64>::new(&game);
     let warm = Search::new(rules.clone(), 1 << 24).unwrap();
-    let lines: Vec<&str> = text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .take(40)
-        .collect();
+    let lines: Vec<&str> = published_7_by_6_lines().take(40).collect();
     for line in lines.iter().rev() {
         let columns = parse_columns(line.split_whitespace().next().unwrap()).unwrap();
         warm.analyse(
