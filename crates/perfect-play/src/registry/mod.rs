@@ -1737,6 +1737,26 @@ mod tests {
         }
     }
 
+    /// The fuzzer's find (fuzz/artifacts/explorer): the totals of a row whose absolute sum
+    /// fills 64 bits (the solvers' limit) overflowed as they were split between the players.
+    #[test]
+    fn totals_of_a_row_at_the_solvers_limit_do_not_overflow() {
+        let budget = Budget::default();
+        let game = find("stone-game-3").unwrap();
+        let params = game.params_from(&[]).unwrap();
+        let answer = game
+            .answer(&params, "8888888888888888812 1", &budget)
+            .unwrap();
+        assert_eq!(answer.details["mover_total"], 8888888888888888813i64);
+        assert_eq!(answer.details["opponent_total"], 0);
+        let answer = game
+            .answer(&params, "-8888888888888888812 -1", &budget)
+            .unwrap();
+        // Taking the first alone loses least: the opponent must then take the last.
+        assert_eq!(answer.details["mover_total"], -8888888888888888812i64);
+        assert_eq!(answer.details["opponent_total"], -1);
+    }
+
     #[test]
     fn names_and_aliases_are_unique() {
         let mut all: Vec<&str> = GAMES

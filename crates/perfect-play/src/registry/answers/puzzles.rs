@@ -178,7 +178,10 @@ fn insert_row<T: serde::Serialize>(details: &mut Map<String, Value>, name: &str,
 }
 
 fn scores(details: &mut Map<String, Value>, total: i64, margin: i64) {
-    // The mover's total and the opponent's from here: their sum and difference.
+    // The mover's total and the opponent's from here: their sum and difference. The solvers
+    // take values whose absolute sum fits 64 bits, so each total does, but the sum and the
+    // difference of two such need 65 bits: made in 128.
+    let (total, margin) = (i128::from(total), i128::from(margin));
     details.insert("mover_total".into(), json!((total + margin) / 2));
     details.insert("opponent_total".into(), json!((total - margin) / 2));
 }
