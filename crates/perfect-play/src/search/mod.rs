@@ -929,9 +929,16 @@ impl<G: ScoreGame> Search<G> {
         position: &G::Position,
         moves: &[(G::Move, After<G::Position>)],
     ) -> ArrayVec<usize, MAX_CHILDREN> {
-        let mut order: ArrayVec<usize, MAX_CHILDREN> = (0..moves.len())
-            .filter(|&i| matches!(moves[i].1, After::Ends(_)))
+        // Each move's key still to place (none for a move that ends the game: placed first).
+        let mut keys: ArrayVec<Option<G::Key>, MAX_CHILDREN> = moves
+            .iter()
+            .map(|(_, after)| match after {
+                After::Ends(_) => None,
+                After::Continue(p) => Some(self.game.key(p)),
+            })
             .collect();
+        let mut order: ArrayVec<usize, MAX_CHILDREN> =
+            (0..moves.len()).filter(|&i| keys[i].is_none()).collect();
         if self.game.win_now(position).is_none()
             && let Node::Open { scratch, .. } = self.game.node(position)
         {
@@ -939,20 +946,14 @@ impl<G: ScoreGame> Search<G> {
             self.game
                 .children(position, scratch, &MoveHints::NONE, &mut children);
             for child in &children {
-                let key = self.game.key(child);
-                if let Some(i) = (0..moves.len()).find(|&i| {
-                    !order.contains(&i)
-                        && matches!(moves[i].1, After::Continue(p) if self.game.key(&p) == key)
-                }) {
+                let key = Some(self.game.key(child));
+                if let Some(i) = keys.iter().position(|k| *k == key) {
+                    keys[i] = None;
                     order.push(i);
                 }
             }
         }
-        for i in 0..moves.len() {
-            if !order.contains(&i) {
-                order.push(i);
-            }
-        }
+        order.extend((0..moves.len()).filter(|&i| keys[i].is_some()));
         order
     }
 
