@@ -610,18 +610,30 @@ impl<G: ScoreGame> Worker<'_, G> {
     }
 
     /// Narrow `[lower, upper]` by null-window tests until it is one score: the first in
-    /// the middle, each next one at the bound the last returned (fail soft), so that a
-    /// position whose score is next to the middle takes two tests (as c4 does, MTD(f) in
-    /// spirit). The tests next to the score are the costly ones: a binary search leaning
-    /// away from zero (Pons') made four of them from the empty 7 x 6 board: a third more time.
+    /// the middle; the next at the bound the last returned (fail soft) when that is within
+    /// one of zero, so that a score next to zero takes two tests (as c4 does, MTD(f) in
+    /// spirit: tests next to such a score are the costly ones, and a binary search made four
+    /// of them from the empty 7 x 6 board, a third more time); else a binary search leaning
+    /// away from zero (Pons'), since from the bound a score far from zero is walked to a
+    /// step at a time, through tests below it that cost more than the ones at it.
     fn solve(&mut self, position: &G::Position, bounds: &mut Bounds) -> Result<i32, Halt> {
         let mut last: Option<i32> = None;
         while bounds.lower < bounds.upper {
             let (lower, upper) = (bounds.lower, bounds.upper);
             // Is the score above `test`? `lower <= test < upper`, so either answer narrows.
-            let test = match last {
+            let from_bound = last.map(|bound| (bound.max(lower + 1) - 1).min(upper - 1));
+            let test = match from_bound {
                 None => lower + (upper - lower) / 2,
-                Some(bound) => (bound.max(lower + 1) - 1).min(upper - 1),
+                Some(test) if (-1..=1).contains(&test) => test,
+                Some(_) => {
+                    let mut test = lower + (upper - lower) / 2;
+                    if test <= 0 && lower / 2 < test {
+                        test = lower / 2;
+                    } else if test >= 0 && upper / 2 > test {
+                        test = upper / 2;
+                    }
+                    test
+                }
             };
             let score = self.negamax(position, 0, test, test + 1)?;
             last = Some(score);
