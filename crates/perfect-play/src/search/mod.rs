@@ -535,7 +535,9 @@ impl<G: ScoreGame> Worker<'_, G> {
             }
             None => {
                 // Every move's bound is at most alpha; the best of them bounds the position
-                // (and is at least what the table or the game already proved below).
+                // (and is at least what the table or the game already proved below): the
+                // moves the game left out are no better than its lower bound, so this holds
+                // even when no move was searched.
                 let upper = best.max(known_lower);
                 self.table.put(
                     key.into(),
