@@ -611,32 +611,12 @@ impl<G: ScoreGame> Worker<'_, G> {
         }
     }
 
-    /// Narrow `[lower, upper]` by null-window tests until it is one score: the first in
-    /// the middle; the next at the bound the last returned (fail soft) when that is within
-    /// one of zero, so that a score next to zero takes two tests (as c4 does, MTD(f) in
-    /// spirit: tests next to such a score are the costly ones, and a binary search made four
-    /// of them from the empty 7 x 6 board, a third more time); else a binary search leaning
-    /// away from zero (Pons'), since from the bound a score far from zero is walked to a
-    /// step at a time, through tests below it that cost more than the ones at it.
+    /// Narrow `[lower, upper]` by null-window tests until it is one score, each at
+    /// [`next_test`].
     fn solve(&mut self, position: &G::Position, bounds: &mut Bounds) -> Result<i32, Halt> {
         let mut last: Option<i32> = None;
         while bounds.lower < bounds.upper {
-            let (lower, upper) = (bounds.lower, bounds.upper);
-            // Is the score above `test`? `lower <= test < upper`, so either answer narrows.
-            let from_bound = last.map(|bound| (bound.max(lower + 1) - 1).min(upper - 1));
-            let test = match from_bound {
-                None => lower + (upper - lower) / 2,
-                Some(test) if (-1..=1).contains(&test) => test,
-                Some(_) => {
-                    let mut test = lower + (upper - lower) / 2;
-                    if test <= 0 && lower / 2 < test {
-                        test = lower / 2;
-                    } else if test >= 0 && upper / 2 > test {
-                        test = upper / 2;
-                    }
-                    test
-                }
-            };
+            let test = next_test(bounds.lower, bounds.upper, last);
             let score = self.negamax(position, 0, test, test + 1)?;
             last = Some(score);
             if score <= test {
@@ -646,6 +626,33 @@ impl<G: ScoreGame> Worker<'_, G> {
             }
         }
         Ok(bounds.lower)
+    }
+}
+
+/// Where to test a score known to lie in `[lower, upper]` (`lower < upper`) next: "is it
+/// above the returned value?", always with `lower <= test < upper`, so that either answer
+/// narrows the range. `last` is the bound the previous test returned (fail soft).
+///
+/// The first test is in the middle; the next at the last bound when that is within one of
+/// zero, so that a score next to zero takes two tests (as c4 does, MTD(f) in spirit: tests
+/// next to such a score are the costly ones, and a binary search made four of them from the
+/// empty 7 x 6 board, a third more time); else a binary search leaning away from zero
+/// (Pons'), since from the bound a score far from zero is walked to a step at a time,
+/// through tests below it that cost more than the ones at it.
+fn next_test(lower: i32, upper: i32, last: Option<i32>) -> i32 {
+    let middle = lower + (upper - lower) / 2;
+    let Some(bound) = last else {
+        return middle;
+    };
+    let from_bound = (bound.max(lower + 1) - 1).min(upper - 1);
+    if (-1..=1).contains(&from_bound) {
+        from_bound
+    } else if middle <= 0 && lower / 2 < middle {
+        lower / 2
+    } else if middle >= 0 && upper / 2 > middle {
+        upper / 2
+    } else {
+        middle
     }
 }
 
@@ -1013,5 +1020,38 @@ impl<G: ScoreGame> Search<G> {
                 nodes: call.nodes(),
             }),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::next_test;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Every test narrows the range, whatever bound the last one returned.
+        #[test]
+        fn the_next_test_lies_inside_the_range(
+            lower in -64i32..63,
+            width in 1i32..64,
+            last in proptest::option::of(-130i32..130),
+        ) {
+            let upper = lower + width;
+            let test = next_test(lower, upper, last);
+            prop_assert!(lower <= test && test < upper, "{test} outside [{lower}, {upper})");
+        }
+    }
+
+    #[test]
+    fn a_score_next_to_zero_is_tested_from_the_bound_and_one_far_from_it_by_halves() {
+        // The empty 7 x 6 board: 0 first, then 1 from the bound the first test returned.
+        assert_eq!(next_test(-20, 20, None), 0);
+        assert_eq!(next_test(1, 20, Some(1)), 1);
+        assert_eq!(next_test(-20, 0, Some(0)), -1);
+        // A quick win: the bound 11 is far from zero, so the range is halved.
+        assert_eq!(next_test(11, 16, Some(11)), 13);
+        // Leaning away from zero, as Pons' solver does.
+        assert_eq!(next_test(-16, 8, Some(-5)), -8);
+        assert_eq!(next_test(2, 16, Some(3)), 9);
     }
 }
