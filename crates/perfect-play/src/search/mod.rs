@@ -773,15 +773,32 @@ impl<G: ScoreGame> Search<G> {
         // Every move scored on its own, side by side when there are threads to spare: one
         // move's tests near its score are the narrow part of a search, and a split inside
         // them leaves a core idle more often than another move does (rayon nests the two).
+        // Moves to positions of one key (a position and its mirror image, early on) are
+        // scored once: searched side by side, the second would repeat the first's work before
+        // the table could tell it the answer.
+        let keys: ArrayVec<Option<G::Key>, MAX_CHILDREN> = all
+            .iter()
+            .map(|(_, after)| match after {
+                After::Ends(_) => None,
+                After::Continue(p) => Some(self.game.key(p)),
+            })
+            .collect();
+        let first_of_key = |i: usize| -> usize {
+            keys[i].map_or(i, |key| {
+                keys.iter().position(|k| *k == Some(key)).unwrap_or(i)
+            })
+        };
+        let distinct: ArrayVec<usize, MAX_CHILDREN> =
+            (0..all.len()).filter(|&i| first_of_key(i) == i).collect();
         let afters: ArrayVec<After<G::Position>, MAX_CHILDREN> =
             all.iter().map(|&(_, after)| after).collect();
-        let score = |after: &After<G::Position>| self.score_after(after, call);
-        let scores: Vec<Result<i32, Stopped>> = if self.threads(call) > 1 {
-            afters.as_slice().par_iter().map(score).collect()
+        let score = |&i: &usize| self.score_after(&afters[i], call);
+        let distinct_scores: Vec<Result<i32, Stopped>> = if self.threads(call) > 1 {
+            distinct.as_slice().par_iter().map(score).collect()
         } else {
-            let mut scores = Vec::with_capacity(all.len());
-            for after in &afters {
-                let result = score(after);
+            let mut scores = Vec::with_capacity(distinct.len());
+            for i in &distinct {
+                let result = score(i);
                 let stopped = result.is_err();
                 scores.push(result);
                 if stopped {
@@ -790,6 +807,14 @@ impl<G: ScoreGame> Search<G> {
             }
             scores
         };
+        // Back to every move, in the game's order (a move whose key was not reached: absent,
+        // as one not searched).
+        let scores: Vec<Result<i32, Stopped>> = (0..all.len())
+            .map_while(|i| {
+                let slot = distinct.iter().position(|&d| d == first_of_key(i))?;
+                distinct_scores.get(slot).copied()
+            })
+            .collect();
         let exact: Result<Vec<i32>, Stopped> = scores.iter().copied().collect();
         let exact = match exact {
             Ok(exact) => exact,
