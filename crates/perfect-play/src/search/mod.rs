@@ -699,10 +699,16 @@ impl<G: ScoreGame> Search<G> {
     /// # Errors
     /// [`Stopped`] with the bounds proven when the limits end the search first.
     pub fn score(&self, position: &G::Position, limits: &Limits) -> Result<i32, Stopped> {
-        self.score_in(position, &Call::new(limits))
+        self.score_in(position, i32::MIN, &Call::new(limits))
     }
 
-    fn score_in(&self, position: &G::Position, call: &Call<'_>) -> Result<i32, Stopped> {
+    /// The position's score, known to be at least `at_least` (proven elsewhere).
+    fn score_in(
+        &self,
+        position: &G::Position,
+        at_least: i32,
+        call: &Call<'_>,
+    ) -> Result<i32, Stopped> {
         let game = &self.game;
         if let Some(score) = game.win_now(position) {
             return Ok(score);
@@ -712,7 +718,10 @@ impl<G: ScoreGame> Search<G> {
             Node::Open { lower, upper, .. } => (lower, upper),
         };
         let mut worker = self.worker(call);
-        let mut bounds = Bounds { lower, upper };
+        let mut bounds = Bounds {
+            lower: lower.max(at_least.min(upper)),
+            upper,
+        };
         let result = worker.solve(position, &mut bounds);
         worker.flush();
         let halt = match result {
@@ -731,21 +740,25 @@ impl<G: ScoreGame> Search<G> {
         })
     }
 
-    /// The score of what `after` leads to, for the mover.
-    fn score_after(&self, after: &After<G::Position>, call: &Call<'_>) -> Result<i32, Stopped> {
+    /// The score of what `after` leads to, for the mover, known to be at most `at_most`.
+    fn score_after(
+        &self,
+        after: &After<G::Position>,
+        at_most: i32,
+        call: &Call<'_>,
+    ) -> Result<i32, Stopped> {
         match after {
             After::Ends(score) => Ok(*score),
-            After::Continue(next) => {
-                self.score_in(next, call)
-                    .map(|s| -s)
-                    .map_err(|stopped| Stopped {
-                        bounds: Bounds {
-                            lower: -stopped.bounds.upper,
-                            upper: -stopped.bounds.lower,
-                        },
-                        ..stopped
-                    })
-            }
+            After::Continue(next) => self
+                .score_in(next, at_most.saturating_neg(), call)
+                .map(|s| -s)
+                .map_err(|stopped| Stopped {
+                    bounds: Bounds {
+                        lower: -stopped.bounds.upper,
+                        upper: -stopped.bounds.lower,
+                    },
+                    ..stopped
+                }),
         }
     }
 
@@ -792,7 +805,16 @@ impl<G: ScoreGame> Search<G> {
             (0..all.len()).filter(|&i| first_of_key(i) == i).collect();
         let afters: ArrayVec<After<G::Position>, MAX_CHILDREN> =
             all.iter().map(|&(_, after)| after).collect();
-        let score = |&i: &usize| self.score_after(&afters[i], call);
+        // No move is worth more than the position: its upper bound from the book or the
+        // table (a book's score when a line asked about ends at the book's edge) is a floor
+        // under what each move leads to, and saves the tests below it.
+        let (key, depth) = (self.game.key(position), self.game.depth(position));
+        let at_most = self
+            .book
+            .get(depth, key.into())
+            .or_else(|| self.table.get(key.into(), depth).map(|b| b.upper))
+            .unwrap_or(i32::MAX);
+        let score = |&i: &usize| self.score_after(&afters[i], at_most, call);
         let distinct_scores: Vec<Result<i32, Stopped>> = if self.threads(call) > 1 {
             distinct.as_slice().par_iter().map(score).collect()
         } else {

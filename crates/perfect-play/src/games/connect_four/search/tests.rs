@@ -535,11 +535,19 @@ fn a_book_agrees_with_the_table_and_answers_without_search() {
         assert!(game.is_won(&board) || board.mask.count_ones() == 20);
         assert_eq!(line.len() as u32, value(p).1, "{p:?}");
     }
-    // Positions at the edge: in the book, but their moves lead out of it.
-    let edge = positions.iter().find(|p| p.moves == 6).unwrap();
-    assert!(fresh.analyse_in_book(edge).is_none());
-    let searched = fresh.analyse(edge, &limits()).unwrap();
-    assert_eq!(rules.value_of(6, searched.score), value(edge));
+    // Positions at the edge: in the book, but their moves lead out of it. Each move is
+    // searched, the book's score of the position a floor under what it leads to.
+    for edge in positions.iter().filter(|p| p.moves == 6) {
+        assert!(fresh.analyse_in_book(edge).is_none());
+        let searched = fresh.analyse(edge, &limits()).unwrap();
+        assert_eq!(rules.value_of(6, searched.score), value(edge));
+        for m in &searched.moves {
+            if let After::Continue(next) = m.after {
+                let (o, r) = value(&next);
+                assert_eq!(rules.value_of(6, m.score), (o.flip(), r + 1), "{edge:?}");
+            }
+        }
+    }
     // The search stops at the book: from the start, only the book's root is looked at.
     let before = fresh.nodes();
     assert_eq!(fresh.score(&start, &limits()).unwrap(), scores[0]);
