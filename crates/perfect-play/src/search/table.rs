@@ -256,6 +256,9 @@ trait Word: Copy + Eq + std::fmt::Debug {
     fn check(self) -> Self;
 }
 
+/// Bytes of the smallest page the system maps (the table's pages are touched one word each).
+const PAGE_BYTES: usize = 4096;
+
 impl Word for u64 {
     type Atomic = AtomicU64;
     type Divisor = StrengthReducedU64;
@@ -272,10 +275,19 @@ impl Word for u64 {
         (quotient, remainder as usize)
     }
     fn zeroed(len: usize) -> Option<Vec<AtomicU64>> {
-        // Zeroed by the allocator: the system hands out zero pages as they are first
-        // touched, so a large table costs nothing until it fills (writing zeros took 1.7 s
-        // a GiB before any search).
-        bytemuck::allocation::try_zeroed_vec::<AtomicU64>(len).ok()
+        // Zeroed by the allocator (writing every zero took 1.7 s a GiB), then one word of
+        // each page written here, in order, on one thread. Left to the search, two threads
+        // faulting the pages in at random spent 5 s a GiB in the kernel on this machine (one
+        // thread 0.9 s; a thread touching them beside the search, 2-3 s): this takes about
+        // 0.45 s a GiB up front, 0.03 s for the default 64 MiB (BENCHMARKS.md).
+        let words = bytemuck::allocation::try_zeroed_vec::<AtomicU64>(len).ok()?;
+        for word in words
+            .iter()
+            .step_by(PAGE_BYTES / std::mem::size_of::<AtomicU64>())
+        {
+            word.store(0, Ordering::Relaxed);
+        }
+        Some(words)
     }
     #[inline]
     fn load(atomic: &AtomicU64) -> u64 {
