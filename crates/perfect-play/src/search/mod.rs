@@ -796,13 +796,16 @@ impl<G: ScoreGame> Search<G> {
                 After::Continue(p) => Some(self.game.key(p)),
             })
             .collect();
-        let first_of_key = |i: usize| -> usize {
-            keys[i].map_or(i, |key| {
-                keys.iter().position(|k| *k == Some(key)).unwrap_or(i)
-            })
-        };
-        let distinct: ArrayVec<usize, MAX_CHILDREN> =
-            (0..all.len()).filter(|&i| first_of_key(i) == i).collect();
+        // The moves searched (the first to each key), and each move's place among them.
+        let mut distinct: ArrayVec<usize, MAX_CHILDREN> = ArrayVec::new();
+        let mut slots: ArrayVec<usize, MAX_CHILDREN> = ArrayVec::new();
+        for (i, key) in keys.iter().enumerate() {
+            let twin = key.and_then(|_| distinct.iter().position(|&d| keys[d] == *key));
+            slots.push(twin.unwrap_or_else(|| {
+                distinct.push(i);
+                distinct.len() - 1
+            }));
+        }
         let afters: ArrayVec<After<G::Position>, MAX_CHILDREN> =
             all.iter().map(|&(_, after)| after).collect();
         // No move is worth more than the position: its upper bound from the book or the
@@ -829,43 +832,35 @@ impl<G: ScoreGame> Search<G> {
             }
             scores
         };
-        // Back to every move, in the game's order (a move whose key was not reached: absent,
-        // as one not searched).
-        let scores: Vec<Result<i32, Stopped>> = (0..all.len())
-            .map_while(|i| {
-                let slot = distinct.iter().position(|&d| d == first_of_key(i))?;
-                distinct_scores.get(slot).copied()
-            })
-            .collect();
-        let exact: Result<Vec<i32>, Stopped> = scores.iter().copied().collect();
-        let exact = match exact {
-            Ok(exact) => exact,
-            Err(first) => {
-                // The position is at least the best lower bound among its moves, and at most
-                // the best upper bound (a move not searched: what the table and the game say).
-                let (mut lower, mut upper) = (i32::MIN, i32::MIN);
-                for (i, &(_, after)) in all.iter().enumerate() {
-                    let (low, up) = match scores.get(i) {
-                        Some(Ok(score)) => (*score, *score),
-                        Some(Err(stopped)) => (stopped.bounds.lower, stopped.bounds.upper),
-                        None => match after {
-                            After::Ends(score) => (score, score),
-                            After::Continue(next) => (i32::MIN, -self.lower_bound(&next)),
-                        },
-                    };
-                    lower = lower.max(low);
-                    upper = upper.max(up);
-                }
-                return Err(Stopped {
-                    bounds: Bounds {
-                        lower: lower.min(upper),
-                        upper,
+        if let Some(first) = distinct_scores.iter().find_map(|r| r.err()) {
+            // The position is at least the best lower bound among its moves, and at most
+            // the best upper bound (a move not searched: what the table and the game say).
+            let (mut lower, mut upper) = (i32::MIN, i32::MIN);
+            for (&(_, after), &slot) in all.iter().zip(&slots) {
+                let (low, up) = match distinct_scores.get(slot) {
+                    Some(Ok(score)) => (*score, *score),
+                    Some(Err(stopped)) => (stopped.bounds.lower, stopped.bounds.upper),
+                    None => match after {
+                        After::Ends(score) => (score, score),
+                        After::Continue(next) => (i32::MIN, -self.lower_bound(&next)),
                     },
-                    reason: first.reason,
-                    nodes: call.nodes(),
-                });
+                };
+                lower = lower.max(low);
+                upper = upper.max(up);
             }
-        };
+            return Err(Stopped {
+                bounds: Bounds {
+                    lower: lower.min(upper),
+                    upper,
+                },
+                reason: first.reason,
+                nodes: call.nodes(),
+            });
+        }
+        // Every move's score, in the game's order (each searched move scored, none stopped).
+        let exact = slots
+            .iter()
+            .filter_map(|&slot| distinct_scores.get(slot)?.ok());
         let mut moves: Vec<MoveScore<G::Move, G::Position>> = all
             .iter()
             .zip(exact)
