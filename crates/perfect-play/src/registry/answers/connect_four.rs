@@ -952,14 +952,15 @@ mod tests {
         ] {
             assert_eq!(score_in_book(moves), score, "{moves}");
         }
-        // A sample searched from scratch: of four plies, positions of 2 nodes, 145 k and 6.8 M
-        // (it held two of 77 M and 135 M nodes, about 13 s of the suite); of five, positions
-        // of a few nodes each; of six, the book's edge, a win in 2 nodes, one in 3,000 and a
-        // loss in 4.3 M (most of its losses and ties take 5-150 M nodes).
+        // A sample searched from scratch (nodes with 2 threads and this 64 MiB table): of
+        // four plies, positions of 2 nodes, 1.0 M and 6.7 M (it held two of 77 M and 135 M
+        // nodes, about 13 s of the suite); of five, two quick wins and a tie of 5.6 M nodes
+        // (it held 15627 and 22611, not a few nodes each as once written but 85-94 M and
+        // 300-416 M, 27 s of the suite on 2026-12-07); of six, the book's edge, a win in 2 nodes, one in
+        // 3,700 and a loss in 4.1 M (most of its losses and ties take 5-150 M nodes).
         let search = crate::search::Search::new(rules.clone(), 64 << 20).unwrap();
         for moves in [
-            "6146", "3434", "4141", "15627", "16146", "22611", "44665", "521144", "425153",
-            "743457",
+            "6146", "3434", "4141", "51351", "16146", "44665", "521144", "425153", "743457",
         ] {
             let columns = parse_columns(moves).unwrap();
             let discs = rules.discs(&board.play_columns(&columns).unwrap());
