@@ -956,8 +956,9 @@ mod tests {
         // four plies, positions of 2 nodes, 1.0 M and 6.7 M (it held two of 77 M and 135 M
         // nodes, about 13 s of the suite); of five, two quick wins and a tie of 5.6 M nodes
         // (it held 15627 and 22611, not a few nodes each as once written but 85-94 M and
-        // 300-416 M, 27 s of the suite on 2026-12-07); of six, the book's edge, a win in 2 nodes, one in
-        // 3,700 and a loss in 4.1 M (most of its losses and ties take 5-150 M nodes).
+        // 300-416 M, 27 s of the suite on 2026-12-07); of six, the book's edge, a win in 2
+        // nodes, one in 3,700 and a loss in 4.1 M (most of its losses and ties take 5-150 M
+        // nodes).
         let search = crate::search::Search::new(rules.clone(), 64 << 20).unwrap();
         for moves in [
             "6146", "3434", "4141", "51351", "16146", "44665", "521144", "425153", "743457",

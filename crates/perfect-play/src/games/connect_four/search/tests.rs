@@ -669,7 +669,7 @@ fn ten_by_six_positions_score_as_c4_verified_them() {
 }
 
 /// Every 10 x 6 position of the file, the six costly ones too (about 13 s in a release
-/// build, 27 s in the tests' build on 2 cores):
+/// build, 24 s in the tests' build on 2 cores):
 /// `cargo test --workspace --release --lib -- --ignored every_ten_by_six`.
 #[test]
 #[ignore = "155 M nodes: a quarter of a minute or more"]
