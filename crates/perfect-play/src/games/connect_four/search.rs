@@ -491,14 +491,21 @@ impl<B: Bits> ScoreGame for Bitboards<B> {
         hints: &MoveHints<'_>,
         out: &mut ArrayVec<Discs<B>, MAX_CHILDREN>,
     ) {
-        // By threat count, then by the search's heuristics when they are on (a rank of
-        // their own: the wider one cost 5% when they are off).
+        // By the threats a move makes, then by the search's heuristics when they are on (a
+        // rank of their own: the wider one cost 5% when they are off). A threat right above
+        // one of the opponent's is not counted (c4's "useful threats"): whoever is to move
+        // when the cell below becomes playable, the opponent wins there or answers the block
+        // on top of it, so the threat above is never made (8% fewer nodes: BENCHMARKS.md).
+        let blocked = discs.threats << 1;
         if hints.active {
             self.ranked_children(discs, non_losing, out, |cell, wins| {
-                (u64::from(wins.count_ones()) << 40) | hints.rank(self.cell_slot(discs, cell))
+                (u64::from((wins & !blocked).count_ones()) << 40)
+                    | hints.rank(self.cell_slot(discs, cell))
             });
         } else {
-            self.ranked_children(discs, non_losing, out, |_, wins| wins.count_ones());
+            self.ranked_children(discs, non_losing, out, |_, wins| {
+                (wins & !blocked).count_ones()
+            });
         }
     }
 
