@@ -5,7 +5,8 @@
 //! BENCHMARKS.md): moves that lose at once are never searched (a forced block is the only
 //! move; two threats lose), moves are tried by the threats they make then centre first, the
 //! score's bounds come from the discs left. Added here: a position and its mirror image
-//! share a key.
+//! share a key; from Christophe Steininger's c4, a threat right above one of the
+//! opponent's is not counted in the order, and the even rows bound the score.
 //!
 //! The score (Pons'): a win is `(cells + 1 - moves) / 2` when the mover wins with their next
 //! disc, one less for each disc of theirs it takes after that, so the quickest win scores
