@@ -326,7 +326,7 @@ fn walk_reachable<G: IndexedGame + Sync>(
 /// # Errors
 /// Refused up front when the table passes the memory limit or the tiers do not cover the
 /// index; stopped on a move that earns points, an index the game does not keep, a move to an
-/// earlier tier, or a remoteness past [`MAX_REMOTENESS`].
+/// earlier tier, or a remoteness past [`MAX_REMOTENESS`](super::record::MAX_REMOTENESS).
 pub fn solve<G>(
     game: &G,
     options: &Options,

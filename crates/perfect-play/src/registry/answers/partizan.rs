@@ -459,7 +459,7 @@ pub fn domineering(params: &Params, position: &str, budget: &Budget) -> Result<A
 /// Clobber: `x` Left's stones, `o` Right's, `.` empty.
 ///
 /// # Errors
-/// As [`domineering`].
+/// As [`domineering()`].
 pub fn clobber(params: &Params, position: &str, budget: &Budget) -> Result<Answer, QueryError> {
     answer_of(clobber::Clobber, clobber::parse(position)?, params, budget)
 }
@@ -467,7 +467,7 @@ pub fn clobber(params: &Params, position: &str, budget: &Budget) -> Result<Answe
 /// Konane: `x`, `o` and `.`, as Clobber.
 ///
 /// # Errors
-/// As [`domineering`].
+/// As [`domineering()`].
 pub fn konane(params: &Params, position: &str, budget: &Budget) -> Result<Answer, QueryError> {
     answer_of(konane::Konane, konane::parse(position)?, params, budget)
 }
@@ -475,7 +475,7 @@ pub fn konane(params: &Params, position: &str, budget: &Budget) -> Result<Answer
 /// Amazons: `x`, `o` amazons, `#` burnt, `.` empty.
 ///
 /// # Errors
-/// As [`domineering`].
+/// As [`domineering()`].
 pub fn amazons(params: &Params, position: &str, budget: &Budget) -> Result<Answer, QueryError> {
     answer_of(amazons::Amazons, amazons::parse(position)?, params, budget)
 }
@@ -483,7 +483,7 @@ pub fn amazons(params: &Params, position: &str, budget: &Budget) -> Result<Answe
 /// Toads and Frogs: one row of `t`, `f` and `.`.
 ///
 /// # Errors
-/// As [`domineering`].
+/// As [`domineering()`].
 pub fn toads_and_frogs(
     params: &Params,
     position: &str,
@@ -497,7 +497,7 @@ pub fn toads_and_frogs(
 /// graph as an edge list (`g a l; a b r`).
 ///
 /// # Errors
-/// As [`domineering`].
+/// As [`domineering()`].
 pub fn hackenbush(params: &Params, position: &str, budget: &Budget) -> Result<Answer, QueryError> {
     if hackenbush::is_graph(position) {
         let edges = hackenbush::parse_graph(position)?;
@@ -510,7 +510,7 @@ pub fn hackenbush(params: &Params, position: &str, budget: &Budget) -> Result<An
 /// Cutcake: pieces `WxH` joined by `+`.
 ///
 /// # Errors
-/// As [`domineering`].
+/// As [`domineering()`].
 pub fn cutcake(params: &Params, position: &str, budget: &Budget) -> Result<Answer, QueryError> {
     answer_of(cutcake::Cutcake, cutcake::parse(position)?, params, budget)
 }
