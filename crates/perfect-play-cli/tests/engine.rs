@@ -277,7 +277,10 @@ fn dobutsu_is_refused_under_the_default_memory_limit_with_its_size() {
 /// search looked.
 #[test]
 fn positions_of_games_too_large_to_tabulate_are_answered_by_search() {
-    let v = json(&["quixo", "--size", "5", "xxxx./oooo./...../...../.....:x"]);
+    // A win in one where every other move lets O complete one of its two rows: every move
+    // decided within a few dozen nodes. (With one row of O's, the moves that break it lead to
+    // fights no horizon decides, and the search spends its whole 10 M-node budget on them.)
+    let v = json(&["quixo", "--size", "5", "xxxx./oooo./oooo./...../.....:x"]);
     assert_eq!(v["method"], "search");
     assert_eq!(
         (&v["outcome"], &v["remoteness"]),
@@ -289,6 +292,15 @@ fn positions_of_games_too_large_to_tabulate_are_answered_by_search() {
     );
     assert_eq!(v["best_line"], json!(["e5L"]));
     assert!(v["nodes"].as_u64().unwrap() > 0);
+    assert_eq!(v["moves_complete"], true);
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 38);
+    for m in &moves[5..] {
+        assert_eq!(
+            (&m["outcome"], &m["remoteness"]),
+            (&json!("loss"), &json!(2))
+        );
+    }
     // A small game whose table the memory limit refuses: the search's answer is the
     // table's (the moves it decided; every one when `moves_complete`).
     for (game, position, extra) in [

@@ -371,7 +371,7 @@ fn every_command_validates_against_its_schema() {
         ),
         (
             "quixo",
-            &["quixo", "--size", "5", "xxxx./oooo./...../...../.....:x"],
+            &["quixo", "--size", "5", "xxxx./oooo./oooo./...../.....:x"],
             None,
         ),
         (
