@@ -762,6 +762,13 @@ fn the_shipped_book_answers_the_first_moves_of_7_by_6_without_a_flag() {
         v["book"]["path"],
         "crates/perfect-play/data/connect-four-7x6.ppdb"
     );
+    // The book covers seven plies, so every move of a 6-ply position is read from it:
+    // after column 4 six times, the first player wins in 35 with column 3 or 5.
+    let six = json(&["connect-four", "444444"]);
+    assert_eq!(six["method"], "book");
+    assert_eq!(six["remoteness"], 35);
+    assert_eq!(six["winning_moves"], json!([3, 5]));
+    assert_eq!(six["moves"].as_array().unwrap().len(), 6);
     // --no-book searches from scratch (a late position, so that it is quick).
     let late = "752276321466322433217754651351";
     let searched = json(&["connect-four", late, "--no-book"]);

@@ -187,7 +187,8 @@ pub const SHIPPED_BOOK_PATH: &str = "crates/perfect-play/data/connect-four-7x6.p
 /// has the command, its time and the file's digest).
 const SHIPPED_BOOK: &[u8] = include_bytes!("../../../data/connect-four-7x6.ppdb");
 
-/// The memory the shipped book's positions are listed in (a few thousand positions).
+/// The memory the shipped book's positions are listed in (38,203 positions to 7 plies, a
+/// few megabytes).
 const SHIPPED_LISTING_BYTES: u64 = 64 << 20;
 
 /// The opening book that comes with perfect-play, when it is of `board` (7 x 6): read and
@@ -889,12 +890,12 @@ mod tests {
             .expect("read back whole")
     }
 
-    /// The shipped book reads back, covers six plies, and agrees with itself: every
+    /// The shipped book reads back, covers seven plies, and agrees with itself: every
     /// position inside its edge scores the best of its moves.
     #[test]
     fn the_shipped_book_reads_back_whole_and_consistent() {
         let book = shipped();
-        assert!(book.plies >= 6, "{}", book.plies);
+        assert!(book.plies >= 7, "{}", book.plies);
         let board = ConnectFour::new(7, 6).unwrap();
         let rules = Bitboards::<u64>::new(&board);
         let positions = book_positions(&board, book.plies, 1 << 30).unwrap();
@@ -958,10 +959,12 @@ mod tests {
         // (it held 15627 and 22611, not a few nodes each as once written but 85-94 M and
         // 300-416 M, 27 s of the suite on 2026-12-07); of six, the book's edge, a win in 2
         // nodes, one in 3,700 and a loss in 4.1 M (most of its losses and ties take 5-150 M
-        // nodes).
+        // nodes); of seven, the book's edge since 2026-12-07, a loss in 2,300 nodes, one in
+        // 0.6 M and a win of 1.4 M (24 random 7-ply positions took 0-18 M nodes each).
         let search = crate::search::Search::new(rules.clone(), 64 << 20).unwrap();
         for moves in [
             "6146", "3434", "4141", "51351", "16146", "44665", "521144", "425153", "743457",
+            "4251535", "5354364", "5135152",
         ] {
             let columns = parse_columns(moves).unwrap();
             let discs = rules.discs(&board.play_columns(&columns).unwrap());
