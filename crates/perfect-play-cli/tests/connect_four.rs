@@ -323,23 +323,43 @@ fn seven_by_six_positions_are_answered_by_search() {
 
 #[test]
 fn search_and_table_give_the_same_answers_on_small_boards() {
-    for moves in ["", "2233", "3", "1122", "3333"] {
-        let by = |method| {
-            json(&[
-                "connect-four",
-                moves,
-                "--width",
-                "5",
-                "--height",
-                "4",
-                "--method",
-                method,
-            ])
-        };
-        let (table, search) = (by("table"), by("search"));
+    let small = ["--width", "5", "--height", "4"];
+    // The empty board alone (a batch's empty line is no position), the others one batch a
+    // method: the table is solved once a process, not once a position.
+    let lines = ["2233", "3", "1122", "3333"];
+    let by = |method: &str| -> Vec<serde_json::Value> {
+        let mut single = vec!["connect-four", ""];
+        single.extend(small);
+        single.extend(["--method", method]);
+        let mut answers = vec![json(&single)];
+        let mut batch = vec!["connect-four", "--batch"];
+        batch.extend(small);
+        batch.extend(["--method", method]);
+        let out = common::run_with_input(&batch, Some(&lines.join("\n")));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        answers.extend(
+            String::from_utf8(out.stdout)
+                .unwrap()
+                .lines()
+                .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()),
+        );
+        answers
+    };
+    let (tables, searches) = (by("table"), by("search"));
+    assert_eq!((tables.len(), searches.len()), (5, 5));
+    for ((moves, table), search) in std::iter::once(&"")
+        .chain(&lines)
+        .zip(&tables)
+        .zip(&searches)
+    {
         assert_eq!(
             (table["method"].as_str(), search["method"].as_str()),
-            (Some("engine"), Some("search"))
+            (Some("engine"), Some("search")),
+            "{moves}"
         );
         for field in [
             "outcome",
