@@ -109,7 +109,7 @@ pub fn write_error(path: &Path, source: std::io::Error) -> FileError {
     }
 }
 
-fn read_error(path: &Path, source: std::io::Error) -> FileError {
+pub(crate) fn read_error(path: &Path, source: std::io::Error) -> FileError {
     if source.raw_os_error() == Some(libc::ELOOP) {
         return FileError::LinkLoop { path: shown(path) };
     }

@@ -4,6 +4,7 @@
 
 pub mod can_i_win;
 pub mod connect_four;
+pub mod connect_four_book;
 pub mod engine;
 pub mod nim;
 pub mod octal;
