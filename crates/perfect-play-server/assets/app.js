@@ -340,11 +340,21 @@ function heapRows(labels, heaps) {
       ...tokens(typeof h === 'number' ? h : 40))));
 }
 
-function clickMove(test) {
+function clickMove(test, unlisted) {
   const now = current();
   if (!now || now.ended || computerToMove() || state.busy) return;
   const move = (now.answer.moves || []).find(test);
-  if (move) play(move);
+  if (move) {
+    play(move);
+    return;
+  }
+  // An answer the time budget cut short lists only the moves it decided (moves_complete
+  // false); another legal move is still the player's to make.
+  const query = now.answer.moves_complete === false && unlisted ? unlisted(now) : null;
+  if (query) {
+    state.future = [];
+    visit(query);
+  }
 }
 
 function renderBoard(spec, a, query, live) {
@@ -419,7 +429,11 @@ function renderBoard(spec, a, query, live) {
       for (let r = 0; r < h; r++) for (let c = 0; c < w; c++) {
         cells.push(el('button', {
           type: 'button', class: `cell ${grid[r][c] === '.' ? '' : grid[r][c]}`,
-          onclick: () => live && clickMove((m) => m.move === c + 1),
+          onclick: () => live && clickMove((m) => m.move === c + 1, (now) =>
+            // Columns as digits (boards up to 9 wide), this one added, if it has room.
+            w <= 9 && heights[c] < h
+              ? { ...now.query, position: [...(a.moves_played || []), c + 1].join('') }
+              : null),
         }));
       }
       for (let c = 0; c < w; c++) cells.push(el('span', { class: 'colnum' }, c + 1));

@@ -222,6 +222,24 @@ pub struct MoveScore<M, P> {
     pub score: i32,
 }
 
+/// A move's exact score in `G`.
+pub type ScoredMove<G> = MoveScore<<G as ScoreGame>::Move, <G as ScoreGame>::Position>;
+
+/// An analysis of a position of `G`, or what the limits left of it.
+pub type Analysed<G> = Result<
+    Analysis<<G as ScoreGame>::Move, <G as ScoreGame>::Position>,
+    Unfinished<<G as ScoreGame>::Move, <G as ScoreGame>::Position>,
+>;
+
+/// An analysis the limits ended: what was proven, and the moves decided before.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unfinished<M, P> {
+    /// The position's bounds, why the search stopped, its nodes.
+    pub stopped: Stopped,
+    /// The moves whose exact scores were found, best first (possibly none).
+    pub decided: Vec<MoveScore<M, P>>,
+}
+
 /// A position analysed: its score, every move's best first, a best line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Analysis<M, P> {
@@ -772,6 +790,29 @@ impl<G: ScoreGame> Search<G> {
         position: &G::Position,
         limits: &Limits,
     ) -> Result<Analysis<G::Move, G::Position>, Stopped> {
+        self.analyse_keeping_decided(position, limits)
+            .map_err(|unfinished| unfinished.stopped)
+    }
+
+    /// The score the book or the table knows exactly for `position`, without search.
+    #[must_use]
+    pub fn known_score(&self, position: &G::Position) -> Option<i32> {
+        let (key, depth) = (self.game.key(position), self.game.depth(position));
+        self.book.get(depth, key.into()).or_else(|| {
+            self.table
+                .get(key.into(), depth)
+                .filter(|b| b.lower == b.upper)
+                .map(|b| b.lower)
+        })
+    }
+
+    /// [`Search::analyse`], and when the limits end it first, the moves whose exact scores
+    /// were found before they did (so that a caller out of time can still play a move it
+    /// knows to be best).
+    ///
+    /// # Errors
+    /// [`Unfinished`]: the bounds proven, why it stopped, and the moves decided.
+    pub fn analyse_keeping_decided(&self, position: &G::Position, limits: &Limits) -> Analysed<G> {
         let call = &Call::new(limits);
         let all = self.game.moves(position);
         if all.is_empty() {
@@ -848,13 +889,29 @@ impl<G: ScoreGame> Search<G> {
                 lower = lower.max(low);
                 upper = upper.max(up);
             }
-            return Err(Stopped {
-                bounds: Bounds {
-                    lower: lower.min(upper),
-                    upper,
+            let mut decided: Vec<MoveScore<G::Move, G::Position>> = all
+                .iter()
+                .zip(&slots)
+                .filter_map(|(&(mv, after), &slot)| match distinct_scores.get(slot) {
+                    Some(Ok(score)) => Some(MoveScore {
+                        mv,
+                        after,
+                        score: *score,
+                    }),
+                    _ => None,
+                })
+                .collect();
+            decided.sort_by_key(|m| std::cmp::Reverse(m.score));
+            return Err(Unfinished {
+                stopped: Stopped {
+                    bounds: Bounds {
+                        lower: lower.min(upper),
+                        upper,
+                    },
+                    reason: first.reason,
+                    nodes: call.nodes(),
                 },
-                reason: first.reason,
-                nodes: call.nodes(),
+                decided,
             });
         }
         // Every move's score, in the game's order (each searched move scored, none stopped).
@@ -871,12 +928,15 @@ impl<G: ScoreGame> Search<G> {
         moves.sort_by_key(|m| std::cmp::Reverse(m.score));
         let best_line = self
             .best_line(&moves[0].after, moves[0].mv, moves[0].score, call)
-            .map_err(|stopped| Stopped {
-                bounds: Bounds {
-                    lower: best,
-                    upper: best,
+            .map_err(|stopped| Unfinished {
+                stopped: Stopped {
+                    bounds: Bounds {
+                        lower: best,
+                        upper: best,
+                    },
+                    ..stopped
                 },
-                ..stopped
+                decided: moves.clone(),
             })?;
         Ok(Analysis {
             score: best,
@@ -974,28 +1034,60 @@ impl<G: ScoreGame> Search<G> {
             if moves.is_empty() {
                 break;
             }
-            // A move keeps the score when what it leads to is worth -expected to the
-            // opponent, that is at most -expected (it can be no less). Tried in the search's
-            // order (the likeliest best first, so that the first test usually keeps it, each
-            // test of a move that does not being a search of its own), then the rest.
-            let mut next = None;
-            for i in self.search_order(&position, &moves) {
-                let (mv, later) = moves[i];
-                let keeps = match later {
-                    After::Ends(s) => s == expected,
-                    After::Continue(p) => self.at_most(&p, -expected, call)?,
-                };
-                if keeps {
-                    next = Some((mv, later));
-                    break;
-                }
-            }
-            let Some((mv, later)) = next else { break };
+            let Some((mv, later)) = self.first_keeping(&position, &moves, expected, call)? else {
+                break;
+            };
             line.push(mv);
             here = later;
             expected = -expected;
         }
         Ok(line)
+    }
+
+    /// The first of `moves` (the position's) that keeps its score `expected`. A move keeps
+    /// the score when what it leads to is worth -expected to the opponent, that is at most
+    /// -expected (it can be no less). Tried in the search's order (the likeliest best first,
+    /// so that the first test usually keeps it, each test of a move that does not being a
+    /// search of its own), then the rest.
+    #[allow(clippy::type_complexity)]
+    fn first_keeping(
+        &self,
+        position: &G::Position,
+        moves: &[(G::Move, After<G::Position>)],
+        expected: i32,
+        call: &Call<'_>,
+    ) -> Result<Option<(G::Move, After<G::Position>)>, Stopped> {
+        for i in self.search_order(position, moves) {
+            let (mv, later) = moves[i];
+            let keeps = match later {
+                After::Ends(s) => s == expected,
+                After::Continue(p) => self.at_most(&p, -expected, call)?,
+            };
+            if keeps {
+                return Ok(Some((mv, later)));
+            }
+        }
+        Ok(None)
+    }
+
+    /// A best move of `position` whose score for its mover is `score` (known already, as a
+    /// book tells it): the first move in the search's order that keeps it, found by one
+    /// null-window test a move tried, with what it leads to. None when no move keeps it
+    /// (`score` was not the position's).
+    ///
+    /// # Errors
+    /// [`Stopped`] when the limits end a test first.
+    pub fn best_move_for_score(
+        &self,
+        position: &G::Position,
+        score: i32,
+        limits: &Limits,
+    ) -> Result<Option<ScoredMove<G>>, Stopped> {
+        let call = Call::new(limits);
+        let moves = self.game.moves(position);
+        Ok(self
+            .first_keeping(position, &moves, score, &call)?
+            .map(|(mv, after)| MoveScore { mv, after, score }))
     }
 
     /// The indices of `moves` (the position's, in the game's order) in the order the search

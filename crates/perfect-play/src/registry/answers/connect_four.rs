@@ -13,7 +13,8 @@ use crate::registry::{
     Answer, BoardGame, EngineGame, MoveAnswer, MoveName, Params, PositionAnswer, QueryError,
 };
 use crate::search::{
-    After, Book, BookError, Bounds, Limits, ScoreGame, Search, StopReason, Stopped, book,
+    After, Analysed, Analysis, Book, BookError, Bounds, Limits, MoveScore, ScoreGame, Search,
+    StopReason, Stopped, Unfinished, book,
 };
 use serde_json::json;
 use std::str::FromStr;
@@ -41,6 +42,9 @@ const QUICK_NODES: u64 = 300_000;
 const LINE_NODES: u64 = 3_000_000;
 /// The share of a time budget the search takes before it stops and says what it proved.
 const DEADLINE_SHARE: f64 = 0.85;
+/// The share of a time budget a best move's null-window tests may take, first, when the
+/// position's score is known (its own tests usually take a fraction of it).
+const BEST_MOVE_SHARE: f64 = 0.4;
 /// The fuzzers' small mode: nodes and table.
 const SMALL_NODES: u64 = 20_000;
 const SMALL_TABLE_BYTES: u64 = 1 << 20;
@@ -412,13 +416,36 @@ impl Searcher {
                 .map(|s| started + std::time::Duration::from_secs_f64(s * DEADLINE_SHARE)),
             threads,
         };
-        let nodes_of = |analysis: &Result<crate::search::Analysis<u32, Discs<B>>, Stopped>| {
-            analysis.as_ref().map_or_else(|s| s.nodes, |a| a.nodes)
+        // Under a time budget, a position whose score is known (the book's edge) has a best
+        // move found first, by null-window tests alone, so that the answer can play it
+        // even when every column's exact value does not fit the budget.
+        let first_best =
+            budget
+                .seconds
+                .zip(search.known_score(&discs))
+                .and_then(|(seconds, score)| {
+                    let quick = Limits {
+                        nodes: None,
+                        deadline: Some(
+                            started + std::time::Duration::from_secs_f64(seconds * BEST_MOVE_SHARE),
+                        ),
+                        ..limits.clone()
+                    };
+                    search.best_move_for_score(&discs, score, &quick).ok()?
+                });
+        let nodes_of = |analysis: &Analysed<Bitboards<B>>| {
+            analysis
+                .as_ref()
+                .map_or_else(|u| u.stopped.nodes, |a| a.nodes)
         };
-        let mut analysis = search.analyse(&discs, &limits);
+        let mut analysis = search.analyse_keeping_decided(&discs, &limits);
         let mut nodes = nodes_of(&analysis);
-        if let Err(Stopped {
-            reason: StopReason::Nodes,
+        if let Err(Unfinished {
+            stopped:
+                Stopped {
+                    reason: StopReason::Nodes,
+                    ..
+                },
             ..
         }) = analysis
             && max_nodes.is_none_or(|n| n > QUICK_NODES)
@@ -427,16 +454,31 @@ impl Searcher {
             // table the first try filled.
             budget.admit(budget.seconds.unwrap_or(f64::INFINITY))?;
             limits.nodes = max_nodes.map(|n| n.saturating_sub(nodes));
-            analysis = search.analyse(&discs, &limits);
+            analysis = search.analyse_keeping_decided(&discs, &limits);
             nodes += nodes_of(&analysis);
         }
         let seconds = started.elapsed().as_secs_f64();
-        let analysis = analysis.map_err(|stopped| {
-            self.stopped(rules, position, &discs, stopped, nodes, seconds, budget)
-        })?;
+        let (analysis, complete) = match analysis {
+            Ok(analysis) => (analysis, true),
+            Err(unfinished) => match best_known(search, &discs, &unfinished, first_best, budget) {
+                Some(partial) => (partial, false),
+                None => {
+                    return Err(self.stopped(
+                        rules,
+                        position,
+                        &discs,
+                        unfinished.stopped,
+                        nodes,
+                        seconds,
+                        budget,
+                    ));
+                }
+            },
+        };
         let mut answer = self.answer_of(
             search, position, &parsed, &discs, &analysis, "search", started,
         )?;
+        answer.moves_complete = complete;
         answer.details.insert("nodes".into(), json!(nodes));
         Ok(answer)
     }
@@ -556,6 +598,42 @@ impl Searcher {
             }
         }
     }
+}
+
+/// What a search the time budget ended can still answer: when the position's exact score
+/// is known (from the book, or proven by the tests) and a move decided before the deadline
+/// keeps it, the position's value with the moves decided (best first, a best one among
+/// them), so that the page can show the value and play the perfect move at once instead of
+/// refusing. None without a time budget (a command line's search runs to its end), for a
+/// node budget, or when no decided move is known to be best.
+fn best_known<B: Bits>(
+    search: &Search<Bitboards<B>>,
+    discs: &Discs<B>,
+    unfinished: &Unfinished<u32, Discs<B>>,
+    first_best: Option<MoveScore<u32, Discs<B>>>,
+    budget: &Budget,
+) -> Option<Analysis<u32, Discs<B>>> {
+    let stopped = &unfinished.stopped;
+    if budget.seconds.is_none() || stopped.reason == StopReason::Nodes {
+        return None;
+    }
+    let proven = (stopped.bounds.lower == stopped.bounds.upper).then_some(stopped.bounds.lower);
+    let score = search.known_score(discs).or(proven)?;
+    let mut moves = unfinished.decided.clone();
+    // The best move found before the analysis, when the analysis did not decide one.
+    if let Some(first) = first_best.filter(|m| m.score == score)
+        && moves.first().is_none_or(|m| m.score != score)
+    {
+        moves.insert(0, first);
+    }
+    let best = moves.first().filter(|m| m.score == score)?.mv;
+    Some(Analysis {
+        score,
+        moves,
+        best_line: vec![best],
+        best_line_complete: false,
+        nodes: stopped.nodes,
+    })
 }
 
 /// A best line read from the book, carried past the book's edge by the search when that
@@ -978,6 +1056,88 @@ mod tests {
                 "{moves}"
             );
         }
+    }
+
+    /// Past the time budget (the page's), a position whose value is known and one of whose
+    /// best moves was decided in time is answered with the moves decided (`moves_complete`
+    /// false), not refused: the page still shows the value and plays a perfect move.
+    #[test]
+    fn a_search_out_of_time_answers_with_the_moves_decided_when_a_best_one_is_among_them() {
+        // Ply 8, past the book: the first player wins at once in column 4; each other move
+        // takes 0.5-4.7 M nodes to score exactly (13.3 M in all), far past 20 ms.
+        let position = "11223377";
+        let full = answer(&params(&[]), position, &Budget::default())
+            .unwrap()
+            .to_json();
+        assert_eq!(full["moves_complete"], json!(true));
+        assert_eq!(full["moves"].as_array().unwrap().len(), 7);
+        let budget = Budget {
+            seconds: Some(0.02),
+            ..Budget::default()
+        };
+        let quick = answer(&params(&[]), position, &budget).unwrap().to_json();
+        assert_eq!(quick["moves_complete"], json!(false), "{quick}");
+        for field in ["outcome", "remoteness", "to_move", "position"] {
+            assert_eq!(quick[field], full[field], "{field}");
+        }
+        let moves = quick["moves"].as_array().unwrap();
+        assert!(!moves.is_empty() && moves.len() < 7, "{quick}");
+        assert_eq!(moves[0]["move"], json!(4));
+        assert_eq!(quick["best_line"], json!([4]));
+        assert_eq!(quick["best_line_complete"], json!(false));
+        // Each move listed has its exact value.
+        for m in moves {
+            let same = full["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|f| f["move"] == m["move"])
+                .unwrap();
+            assert_eq!(m, same);
+        }
+        // Without a move known to be best (the book off and the root's score unknown at a
+        // position whose every move needs search), the refusal stands.
+        let open = "4444";
+        let refused = answer(&params(&[("book", "none")]), open, &budget).unwrap_err();
+        assert!(matches!(refused, QueryError::OverBudget(_)), "{refused}");
+    }
+
+    /// At the book's edge the score is known without search, and a best move is found by
+    /// null-window tests alone: after 7125671 (a win in 31 in the book; every column's exact
+    /// value takes 260 M nodes, 10 s, columns 1 and 2 the most), column 5 keeps it.
+    #[test]
+    fn a_best_move_at_the_books_edge_is_found_from_the_books_score_alone() {
+        let board = ConnectFour::new(7, 6).unwrap();
+        let rules = Bitboards::<u64>::new(&board);
+        let mut search = Search::new(rules.clone(), 64 << 20).unwrap();
+        let discs = rules.discs(
+            &board
+                .play_columns(&parse_columns("7125671").unwrap())
+                .unwrap(),
+        );
+        assert_eq!(search.known_score(&discs), None);
+        search.set_book(shipped().book.clone());
+        let score = search.known_score(&discs).unwrap();
+        assert_eq!(
+            rules.value_of(discs.moves, score),
+            (crate::player::Outcome::Win, 31)
+        );
+        let limits = crate::search::Limits {
+            threads: 2,
+            ..crate::search::Limits::default()
+        };
+        let best = search
+            .best_move_for_score(&discs, score, &limits)
+            .unwrap()
+            .unwrap();
+        assert_eq!((best.mv + 1, best.score), (5, score));
+        // A score the position does not have is kept by no move.
+        assert!(
+            search
+                .best_move_for_score(&discs, score + 1, &limits)
+                .unwrap()
+                .is_none()
+        );
     }
 
     /// The registry's answer reads the shipped book by default (the empty board at once),
