@@ -461,7 +461,11 @@ impl Searcher {
         let (analysis, complete) = match analysis {
             Ok(analysis) => (analysis, true),
             Err(unfinished) => match best_known(search, &discs, &unfinished, first_best, budget) {
-                Some(partial) => (partial, false),
+                // Every move may be decided with only the best line cut short.
+                Some(partial) => {
+                    let complete = partial.moves.len() == rules.moves(&discs).len();
+                    (partial, complete)
+                }
                 None => {
                     return Err(self.stopped(
                         rules,
